@@ -1,0 +1,1 @@
+// Placeholder: the container lands with issue 2.
