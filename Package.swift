@@ -4,13 +4,46 @@ import PackageDescription
 let package = Package(
     name: "pricehost",
     products: [
+        .executable(name: "pricehost", targets: ["PriceHostCLI"]),
+        // The container, for packages that want it without the rest.
         .library(name: "Injection", targets: ["Injection"]),
+        // What an out-of-tree Swift plugin depends on.
+        .library(name: "ProviderABI", targets: ["ProviderABI"]),
+        // Built-in plugins: each is a shared library the host dlopen()s.
+        .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
+        .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .executable(name: "injection-benchmark", targets: ["InjectionBenchmark"]),
     ],
     targets: [
+        // The plugin ABI: one C header, and its Swift face for plugin authors.
+        .target(name: "CProviderABI"),
+        .target(name: "ProviderABI", dependencies: ["CProviderABI"]),
+
+        // The container knows nothing of prices or plugins.
         .target(name: "Injection"),
+
+        // The host: config, loader, adapters, services, commands; and its thin main.
+        .target(name: "PriceHost", dependencies: ["Injection", "ProviderABI", "CProviderABI"]),
+        .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
+
+        // The file provider: a library the tests can link, and the exported plugin.
+        .target(name: "FileProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/FileProvider/Library"),
+        .target(name: "FileProvider", dependencies: ["FileProviderLibrary", "ProviderABI"], path: "Plugins/FileProvider/Export"),
+        // A plugin in plain C, proving the boundary is language-neutral.
+        .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
+
         .executableTarget(name: "InjectionBenchmark", dependencies: ["Injection"]),
+
+        // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
+        .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection"]),
+        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI"]),
+        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "Injection", "PriceHostTesting"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["PriceHostTesting", "PriceHostCLI", "FileProvider", "PegProvider"],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,8 @@
+import FileProviderLibrary
+import ProviderABI
+
+/// The entry point the host looks up in libFileProvider.so.
+@_cdecl("pricehost_plugin_entry_v1")
+public func pricehostPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
+    PluginExport.entry(FileProviderPlugin.self, host: host)
+}

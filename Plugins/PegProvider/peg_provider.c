@@ -1,0 +1,72 @@
+/*
+ * The peg provider, written in C to prove the plugin ABI is language-neutral.
+ *
+ * It answers for stablecoins pegged one-to-one to a fiat currency: USDC, USDT,
+ * DAI, PYUSD and FDUSD are 1 USD; EURC is 1 EUR. Anything else is a clean
+ * "not_found" error. It needs no settings; it logs a warning when it is given
+ * some, because they would be ignored.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "pricehost_plugin.h"
+
+struct peg {
+    const char *asset;
+    const char *currency;
+};
+
+static const struct peg pegs[] = {
+    {"USDC", "USD"}, {"USDT", "USD"}, {"DAI", "USD"}, {"PYUSD", "USD"}, {"FDUSD", "USD"}, {"EURC", "EUR"},
+};
+
+static void peg_fetch(void *fetcher_context, const ph_fetch_request *request,
+                      ph_fetch_completion completion, void *completion_context) {
+    (void)fetcher_context;
+    for (size_t i = 0; i < sizeof pegs / sizeof pegs[0]; i++) {
+        if (strcmp(pegs[i].asset, request->asset) != 0) continue;
+        if (strcmp(pegs[i].currency, request->currency) != 0) break;
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        ph_quote quote = {
+            .struct_size = sizeof quote,
+            .asset = request->asset,
+            .currency = request->currency,
+            .amount = "1.00",
+            .timestamp_ms = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000,
+        };
+        completion(completion_context, &quote, NULL);
+        return;
+    }
+    char message[160];
+    snprintf(message, sizeof message, "%s-%s is not a peg this provider knows", request->asset, request->currency);
+    ph_error error = {.struct_size = sizeof error, .code = "not_found", .message = message};
+    completion(completion_context, NULL, &error);
+}
+
+static const ph_fetcher fetchers[] = {
+    {.struct_size = sizeof(ph_fetcher), .asset = NULL, .context = NULL, .fetch = peg_fetch},
+};
+
+static const ph_plugin_descriptor descriptor = {
+    .magic = PRICEHOST_PLUGIN_MAGIC,
+    .abi_major = PRICEHOST_ABI_MAJOR,
+    .abi_minor = PRICEHOST_ABI_MINOR,
+    .descriptor_size = sizeof(ph_plugin_descriptor),
+    .fetcher_size = sizeof(ph_fetcher),
+    .name = "peg",
+    .version = "1.0.0",
+    .fetchers = fetchers,
+    .fetcher_count = sizeof fetchers / sizeof fetchers[0],
+};
+
+__attribute__((visibility("default")))
+const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *host) {
+    if (host == NULL || host->abi_major != PRICEHOST_ABI_MAJOR) return NULL;
+    const char *settings = host->settings_json(host->host_context, "peg");
+    if (strcmp(settings, "{}") != 0) {
+        host->log(host->host_context, PH_LOG_WARNING, "peg: takes no settings; ignoring providers.peg");
+    }
+    return &descriptor;
+}

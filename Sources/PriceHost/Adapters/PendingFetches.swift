@@ -1,0 +1,112 @@
+import CProviderABI
+import Foundation
+import ProviderABI
+import Synchronization
+
+/// Fetches waiting for their plugin's completion, keyed by a number that
+/// crosses the boundary as the completion context.
+///
+/// A number rather than a pointer to Swift memory, so that a plugin calling
+/// its completion twice, or after the host gave up waiting, finds nothing
+/// and is reported instead of touching freed memory.
+final class PendingFetches: Sendable {
+    static let shared = PendingFetches()
+
+    struct Waiter: Sendable {
+        let continuation: CheckedContinuation<Quote, any Error>
+        let provider: String
+        let pluginPath: String
+        let request: QuoteRequest
+    }
+
+    private struct State {
+        var nextID: UInt = 1
+        var waiting: [UInt: Waiter] = [:]
+        /// Recently finished fetches, to name the plugin that completes one again.
+        var finished: [UInt: String] = [:]
+        var finishedOrder: [UInt] = []
+    }
+
+    private let state = Mutex(State())
+    private static let rememberedFinished = 1024
+
+    func add(_ waiter: Waiter) -> UInt {
+        state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.waiting[id] = waiter
+            return id
+        }
+    }
+
+    /// Removes and returns the waiter, or `nil` with the plugin path when it was already finished.
+    func take(_ id: UInt) -> (waiter: Waiter?, finishedBy: String?) {
+        state.withLock { state in
+            guard let waiter = state.waiting.removeValue(forKey: id) else {
+                return (nil, state.finished[id])
+            }
+            state.finished[id] = "\(waiter.provider) (\(waiter.pluginPath)) for \(waiter.request.pair)"
+            state.finishedOrder.append(id)
+            if state.finishedOrder.count > Self.rememberedFinished {
+                state.finished.removeValue(forKey: state.finishedOrder.removeFirst())
+            }
+            return (waiter, nil)
+        }
+    }
+}
+
+/// The completion every plugin fetch gets. Converts the plugin's answer, or
+/// reports a late or repeated call.
+let hostFetchCompletion: ph_fetch_completion = { context, quote, error in
+    let id = UInt(bitPattern: context)
+    let (waiter, finishedBy) = PendingFetches.shared.take(id)
+    guard let waiter else {
+        let who = finishedBy.map { "plugin \($0)" } ?? "a plugin"
+        Diagnostics.process.warning("\(who) called a fetch completion that was already finished (a second call, or after the timeout); ignored")
+        return
+    }
+    waiter.continuation.resume(with: PluginAnswer.convert(quote: quote, error: error, for: waiter))
+}
+
+/// Turning what a plugin passed to its completion into a quote or a failure.
+enum PluginAnswer {
+    static let minimumQuoteSize = MemoryLayout<ph_quote>.size
+    static let minimumErrorSize = MemoryLayout<ph_error>.size
+
+    static func convert(quote: UnsafePointer<ph_quote>?, error: UnsafePointer<ph_error>?, for waiter: PendingFetches.Waiter) -> Result<Quote, any Error> {
+        func failure(_ code: ProviderError.Code, _ message: String) -> Result<Quote, any Error> {
+            .failure(QuoteFailure(provider: waiter.provider, request: waiter.request, code: code, message: message))
+        }
+        switch (quote, error) {
+        case (nil, let error?):
+            let size = Int(UnsafeRawPointer(error).loadUnaligned(as: UInt32.self))
+            guard size >= minimumErrorSize else { return failure(.failed, "plugin broke the ABI: ph_error.struct_size is \(size)") }
+            let copy = DescriptorReader.copyPrefix(of: UnsafeRawPointer(error), size: size, as: ph_error.self)
+            let code = copy.code.map { ProviderError.Code(rawValue: String(cString: $0)) } ?? .failed
+            let message = copy.message.map { String(cString: $0) } ?? "failed without a message"
+            return failure(code, message)
+        case (let quote?, nil):
+            let size = Int(UnsafeRawPointer(quote).loadUnaligned(as: UInt32.self))
+            guard size >= minimumQuoteSize else { return failure(.invalidResponse, "plugin broke the ABI: ph_quote.struct_size is \(size)") }
+            let copy = DescriptorReader.copyPrefix(of: UnsafeRawPointer(quote), size: size, as: ph_quote.self)
+            guard let assetPointer = copy.asset, let currencyPointer = copy.currency, let amountPointer = copy.amount else {
+                return failure(.invalidResponse, "plugin returned a quote without asset, currency or amount")
+            }
+            let asset = String(cString: assetPointer)
+            let currency = String(cString: currencyPointer)
+            guard asset == waiter.request.asset, currency == waiter.request.currency else {
+                return failure(.invalidResponse, "asked for \(waiter.request.pair) but the plugin answered \(asset)-\(currency)")
+            }
+            let amountText = String(cString: amountPointer)
+            guard let amount = DecimalAmount.parse(amountText) else {
+                return failure(.invalidResponse, "plugin returned an amount that is not a decimal number: \(JSONValue.quoted(amountText))")
+            }
+            let timestamp = copy.timestamp_ms == 0 ? Date() : Date(timeIntervalSince1970: TimeInterval(copy.timestamp_ms) / 1000)
+            return .success(Quote(asset: asset, currency: currency, amount: amount, provider: waiter.provider, timestamp: timestamp))
+        case (nil, nil):
+            return failure(.failed, "plugin broke the ABI: completion called with neither a quote nor an error")
+        case (_?, _?):
+            return failure(.failed, "plugin broke the ABI: completion called with both a quote and an error")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CProviderABI
+import Dispatch
+import ProviderABI
+
+/// A plugin's C fetcher seen as a ``PriceFetcher``: the host-side adapter
+/// registered into the container under `provider` or `provider/ASSET`.
+final class PluginPriceFetcher: PriceFetcher {
+    /// How long the host waits for a plugin's completion before failing the fetch.
+    static let completionTimeout: Duration = .seconds(60)
+
+    let provider: String
+    let pluginPath: String
+    private let function: CFetchFunction
+
+    init(provider: String, pluginPath: String, function: CFetchFunction) {
+        self.provider = provider
+        self.pluginPath = pluginPath
+        self.function = function
+    }
+
+    func fetchQuote(for request: QuoteRequest) async throws -> Quote {
+        try await withCheckedThrowingContinuation { continuation in
+            let id = PendingFetches.shared.add(PendingFetches.Waiter(
+                continuation: continuation, provider: provider, pluginPath: pluginPath,
+                request: request))
+            let (seconds, attoseconds) = Self.completionTimeout.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [provider] in
+                guard let waiter = PendingFetches.shared.take(id).waiter else { return }
+                waiter.continuation.resume(throwing: QuoteFailure(
+                    provider: provider, request: request, code: .timeout,
+                    message: "the plugin did not answer \(request.pair) within \(seconds) s"))
+            }
+            request.asset.withCString { asset in
+                request.currency.withCString { currency in
+                    var cRequest = ph_fetch_request(struct_size: UInt32(MemoryLayout<ph_fetch_request>.size),
+                                                    asset: asset, currency: currency)
+                    function.fetch(function.context, &cRequest, hostFetchCompletion, UnsafeMutableRawPointer(bitPattern: id))
+                }
+            }
+        }
+    }
+}

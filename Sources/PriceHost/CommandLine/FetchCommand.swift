@@ -1,0 +1,47 @@
+import ProviderABI
+
+/// `pricehost fetch`: one quote per asset on stdout; each failure one line on stderr.
+struct FetchCommand {
+    let invocation: Invocation
+    let config: Config
+    let report: PluginLoadReport
+    let service: QuoteService
+    let output: @Sendable (String) -> Void
+    let diagnostics: Diagnostics
+
+    func run() async -> ExitStatus {
+        // A plugin that failed to load is worth a warning, not a failed fetch:
+        // the provider asked for may well be another one. `check` is strict.
+        for failure in report.failures { diagnostics.warning(failure.description) }
+
+        var routes: [QuoteService.Route] = []
+        var routingStatus: ExitStatus?
+        for asset in invocation.assets {
+            do {
+                routes.append(try service.route(asset: asset, explicitProvider: invocation.provider))
+            } catch let error as UsageError {
+                diagnostics.error(error.description)
+                routingStatus = routingStatus ?? .usage
+            } catch {
+                diagnostics.error("\(error)")
+                routingStatus = .configOrPlugin
+            }
+        }
+        if let routingStatus { return routingStatus }
+
+        let currency = invocation.currency ?? config.defaultCurrency
+        let results = await service.fetch(routes, currency: currency)
+        var quotes: [Quote] = []
+        for result in results {
+            switch result {
+            case .success(let quote): quotes.append(quote)
+            case .failure(let error): diagnostics.error("\(error)")
+            }
+        }
+        if !quotes.isEmpty || invocation.format == .csv {
+            for line in QuoteFormatter.lines(for: quotes, format: invocation.format) { output(line) }
+        }
+        if quotes.count == results.count { return .success }
+        return quotes.isEmpty ? .fetchFailed : .partial
+    }
+}

@@ -1,0 +1,40 @@
+import CProviderABI
+
+/// What `--help` and `--version` print.
+public enum HelpText {
+    /// The version of pricehost.
+    public static let version = "0.1.0"
+
+    /// `pricehost 0.1.0 (plugin ABI 1.0)`.
+    public static var versionLine: String {
+        "pricehost \(version) (plugin ABI \(PRICEHOST_ABI_MAJOR).\(PRICEHOST_ABI_MINOR))"
+    }
+
+    /// The usage text.
+    public static let usage = """
+        pricehost: a plugin-based price engine
+
+        USAGE
+          pricehost fetch --asset CODE[,CODE...] [--provider NAME] [--currency CODE] [--format text|json|csv]
+          pricehost providers [--format text|json]
+          pricehost check [--format text|json]
+          pricehost --help | --version
+
+        OPTIONS (every command takes --config)
+          --config PATH     the config file; default: $PRICEHOST_CONFIG, ./plugins.json,
+                            ~/.config/pricehost/plugins.json, /etc/pricehost/plugins.json
+          --asset CODES     asset codes, comma-separated (2 to 10 letters or digits)
+          --provider NAME   who answers; default: assets.CODE.provider, then defaults.provider
+          --currency CODE   quote currency; default: defaults.currency, then USD
+          --format FORMAT   text (default), json (one object per line) or csv
+
+        EXIT STATUS
+          0 success   1 fetch failed   2 usage error   3 config or plugin error
+          4 some of several assets failed
+
+        ENVIRONMENT
+          PRICEHOST_CONFIG        config file when --config is not given
+          PRICEHOST_PLUGIN_PATH   extra directories (colon-separated) to find plugins named in "plugins"
+          PRICEHOST_LOG           debug, info, warning (default) or error
+        """
+}

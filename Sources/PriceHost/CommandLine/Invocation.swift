@@ -1,0 +1,131 @@
+import ProviderABI
+
+/// A parsed command line.
+public struct Invocation: Sendable, Equatable {
+    /// The subcommand.
+    public enum Command: String, Sendable, CaseIterable {
+        case fetch, providers, check, help, version
+    }
+
+    /// The output format of data on stdout.
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json, csv
+    }
+
+    /// What to run.
+    public var command: Command
+    /// `--config PATH`.
+    public var configPath: String?
+    /// `--format`; text when absent.
+    public var format: Format = .text
+    /// `--provider`.
+    public var provider: String?
+    /// `--asset`, split at commas, upper case, in the order given, without repeats.
+    public var assets: [String] = []
+    /// `--currency`, upper case.
+    public var currency: String?
+
+    /// The options each command takes.
+    static let options: [Command: Set<String>] = [
+        .fetch: ["--config", "--format", "--provider", "--asset", "--currency"],
+        .providers: ["--config", "--format"],
+        .check: ["--config", "--format"],
+        .help: [],
+        .version: [],
+    ]
+
+    /// Parses the arguments after the program name.
+    ///
+    /// Options may come before or after the command, as `--name value` or
+    /// `--name=value`. Asset and currency codes are checked here, before
+    /// anything else happens.
+    /// - Throws: ``UsageError`` naming the argument that is wrong.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var command: Command?
+        var values: [(name: String, value: String)] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "-h", "--help", "help":
+                return Invocation(command: .help)
+            case "-V", "--version":
+                return Invocation(command: .version)
+            case _ where argument.hasPrefix("-"):
+                var name = argument
+                var value: String?
+                if let equals = argument.firstIndex(of: "=") {
+                    name = String(argument[..<equals])
+                    value = String(argument[argument.index(after: equals)...])
+                }
+                guard knownOptions.contains(name) else {
+                    throw UsageError("unknown option '\(name)'; see 'pricehost --help'")
+                }
+                if value == nil {
+                    guard index < arguments.count else { throw UsageError("option \(name) needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                values.append((name, value ?? ""))
+            default:
+                guard command == nil else {
+                    throw UsageError("unexpected argument '\(argument)'; options take the form --name value")
+                }
+                guard let parsed = Command(rawValue: argument), parsed != .help, parsed != .version else {
+                    throw UsageError("unknown command '\(argument)'; commands are fetch, providers, check")
+                }
+                command = parsed
+            }
+        }
+        guard let command else { throw UsageError("no command given; try 'pricehost fetch --asset BTC' or 'pricehost --help'") }
+        var invocation = Invocation(command: command)
+        var seen = Set<String>()
+        for (name, value) in values {
+            guard options[command, default: []].contains(name) else {
+                throw UsageError("option \(name) does not apply to '\(command.rawValue)'")
+            }
+            guard name == "--asset" || seen.insert(name).inserted else { throw UsageError("option \(name) is given twice") }
+            try invocation.apply(name, value)
+        }
+        if command == .fetch, invocation.assets.isEmpty {
+            throw UsageError("fetch needs --asset CODE (or a list: --asset BTC,ETH)")
+        }
+        return invocation
+    }
+
+    static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency"]
+
+    private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
+        switch name {
+        case "--config":
+            guard !value.isEmpty else { throw UsageError("--config needs a path") }
+            configPath = value
+        case "--format":
+            guard let parsed = Format(rawValue: value) else {
+                throw UsageError("--format must be text, json or csv, not '\(value)'")
+            }
+            format = parsed
+        case "--provider":
+            guard ProviderName.isValid(value) else {
+                throw UsageError("--provider '\(value)' is not a provider name (\(ProviderName.rule))")
+            }
+            provider = value
+        case "--asset":
+            for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let text = String(part)
+                guard let code = AssetCode.normalized(text) else {
+                    throw UsageError("--asset \(JSONValue.quoted(text)) is not an asset code (2 to 10 letters or digits)")
+                }
+                if !assets.contains(code) { assets.append(code) }
+            }
+        case "--currency":
+            guard let code = AssetCode.normalized(value) else {
+                throw UsageError("--currency \(JSONValue.quoted(value)) is not a currency code (2 to 10 letters or digits)")
+            }
+            currency = code
+        default:
+            throw UsageError("unknown option '\(name)'")
+        }
+    }
+}

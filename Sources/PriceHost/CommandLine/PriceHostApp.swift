@@ -1,0 +1,68 @@
+import Injection
+import ProviderABI
+
+/// The `pricehost` program: parses the command line, wires the host, runs a
+/// command, and turns every failure into one line on stderr and an exit status.
+public struct PriceHostApp: Sendable {
+    let environment: [String: String]
+    let standardOutput: @Sendable (String) -> Void
+    let diagnostics: Diagnostics
+
+    /// Creates the program with its environment, where data goes, and where diagnostics go.
+    public init(environment: [String: String],
+                standardOutput: @escaping @Sendable (String) -> Void = { OutputStream.standardOutput.writeLine($0) },
+                diagnostics: Diagnostics = .process) {
+        self.environment = environment
+        self.standardOutput = standardOutput
+        self.diagnostics = diagnostics
+    }
+
+    /// Runs the program with `arguments` (without the program name).
+    public func run(_ arguments: [String]) async -> ExitStatus {
+        let invocation: Invocation
+        do {
+            invocation = try Invocation.parse(arguments)
+        } catch {
+            diagnostics.error(error.description)
+            return .usage
+        }
+        switch invocation.command {
+        case .help:
+            standardOutput(HelpText.usage)
+            return .success
+        case .version:
+            standardOutput(HelpText.versionLine)
+            return .success
+        case .fetch, .providers, .check:
+            break
+        }
+        if invocation.command != .fetch, invocation.format == .csv {
+            diagnostics.error("\(invocation.command.rawValue) supports --format text or json")
+            return .usage
+        }
+
+        let config: Config
+        do {
+            config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
+        } catch {
+            diagnostics.error(error.description)
+            return .configOrPlugin
+        }
+        let report = CompositionRoot.loadPlugins(config: config, environment: environment, diagnostics: diagnostics)
+        let container = CompositionRoot.makeContainer(config: config, report: report, diagnostics: diagnostics)
+
+        switch invocation.command {
+        case .fetch:
+            return await FetchCommand(invocation: invocation, config: config, report: report,
+                                      service: QuoteService(container: container, config: config, report: report),
+                                      output: standardOutput, diagnostics: diagnostics).run()
+        case .providers:
+            return ProvidersCommand(invocation: invocation, report: report, output: standardOutput).run()
+        case .check:
+            return CheckCommand(invocation: invocation, config: config, report: report,
+                                output: standardOutput, diagnostics: diagnostics).run()
+        case .help, .version:
+            return .success
+        }
+    }
+}

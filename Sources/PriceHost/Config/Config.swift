@@ -1,0 +1,52 @@
+import ProviderABI
+
+/// `plugins.json`, parsed and checked.
+public struct Config: Sendable {
+    /// One entry of `plugins`: a bare file name searched for, or a path.
+    public struct PluginReference: Sendable, Equatable {
+        /// As written in the file.
+        public var reference: String
+        /// Where it was written, e.g. `plugins[1]`.
+        public var keyPath: String
+
+        /// True when `reference` names a path (has a '/') rather than a file to search for.
+        public var isPath: Bool { reference.contains("/") }
+    }
+
+    /// What `defaults` holds.
+    public struct Defaults: Sendable, Equatable {
+        /// `defaults.provider`, the provider used when neither `--provider` nor `assets.X.provider` says.
+        public var provider: String?
+        /// `defaults.currency`, used when `--currency` is not given; `USD` when absent.
+        public var currency: String?
+    }
+
+    /// What `assets.X` holds.
+    public struct AssetSettings: Sendable, Equatable {
+        /// `assets.X.provider`: who answers for asset X.
+        public var provider: String?
+    }
+
+    /// The config file, absolute.
+    public var path: String
+    /// The directory of the config file, absolute; relative paths in the file are relative to it.
+    public var directory: String
+    /// `plugins`, in order.
+    public var plugins: [PluginReference] = []
+    /// `pluginDirectories`, made absolute.
+    public var pluginDirectories: [String] = []
+    /// `providers`: each provider's settings object, with `${VAR}` replaced, by provider name.
+    public var providerSettings: [String: JSONValue] = [:]
+    /// `defaults`.
+    public var defaults = Defaults()
+    /// `assets`, by upper-case asset code.
+    public var assets: [String: AssetSettings] = [:]
+
+    /// The currency to use when none is given on the command line.
+    public var defaultCurrency: String { defaults.currency ?? "USD" }
+
+    /// `path` made absolute against ``directory``.
+    public func absolutePath(_ path: String) -> String {
+        FilePath.absolute(path, relativeTo: directory)
+    }
+}

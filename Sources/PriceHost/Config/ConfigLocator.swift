@@ -1,0 +1,60 @@
+import Foundation
+
+/// Finds `plugins.json`: `--config PATH`, else `$PRICEHOST_CONFIG`, else
+/// `./plugins.json`, else `~/.config/pricehost/plugins.json`, else
+/// `/etc/pricehost/plugins.json`.
+public struct ConfigLocator: Sendable {
+    /// The value of `--config`, if given.
+    public var explicitPath: String?
+    /// The process environment.
+    public var environment: [String: String]
+    /// The working directory, absolute.
+    public var currentDirectory: String
+
+    /// Creates a locator.
+    public init(explicitPath: String?, environment: [String: String], currentDirectory: String) {
+        self.explicitPath = explicitPath
+        self.environment = environment
+        self.currentDirectory = currentDirectory
+    }
+
+    /// The candidates in order, each with where it came from.
+    public var candidates: [(path: String, source: String)] {
+        if let explicitPath { return [(absolute(explicitPath), "--config")] }
+        if let fromEnvironment = environment["PRICEHOST_CONFIG"], !fromEnvironment.isEmpty {
+            return [(absolute(fromEnvironment), "$PRICEHOST_CONFIG")]
+        }
+        var list = [(absolute("plugins.json"), "the working directory")]
+        if let home = environment["HOME"], !home.isEmpty {
+            list.append((absolute(home + "/.config/pricehost/plugins.json"), "the user's config"))
+        }
+        list.append(("/etc/pricehost/plugins.json", "the system config"))
+        return list
+    }
+
+    /// Reads and parses the first candidate that exists.
+    ///
+    /// An explicit `--config` or `$PRICEHOST_CONFIG` must exist; the search
+    /// list is only walked when neither is given.
+    /// - Throws: ``ConfigError``.
+    public func load() throws(ConfigError) -> Config {
+        let list = candidates
+        let explicit = explicitPath != nil || list.count == 1
+        for (path, source) in list {
+            guard FileManager.default.fileExists(atPath: path) else {
+                if explicit { throw ConfigError(path: path, reason: "config file (from \(source)) does not exist") }
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw ConfigError(path: path, reason: "config file cannot be read (check its permissions)")
+            }
+            return try ConfigParser.parse(Array(data), path: path, environment: environment)
+        }
+        let looked = list.map(\.path).joined(separator: ", ")
+        throw ConfigError(path: nil, reason: "no config file found (looked for \(looked)); pass --config PATH or set PRICEHOST_CONFIG")
+    }
+
+    private func absolute(_ path: String) -> String {
+        FilePath.absolute(path, relativeTo: currentDirectory)
+    }
+}

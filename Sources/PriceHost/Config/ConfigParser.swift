@@ -1,0 +1,96 @@
+import ProviderABI
+
+/// Strict reading of `plugins.json`: unknown keys and wrong types are errors
+/// naming the key path; `${VAR}` in provider settings is replaced from the
+/// environment.
+public enum ConfigParser {
+    static let topLevelKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets"]
+
+    /// Parses the text of a config file.
+    /// - Parameters:
+    ///   - text: the file's bytes.
+    ///   - path: the file, absolute; relative paths in it are relative to its directory.
+    ///   - environment: the variables `${VAR}` may name.
+    /// - Throws: ``ConfigError`` naming the line and column, or the key path.
+    public static func parse(_ bytes: [UInt8], path: String, environment: [String: String]) throws(ConfigError) -> Config {
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw ConfigError(path: path, reason: "\(error)")
+        }
+        do {
+            return try read(JSONCursor(root), path: path, environment: environment)
+        } catch let error as JSONShapeError {
+            throw ConfigError(path: path, reason: error.description)
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError(path: path, reason: "\(error)")
+        }
+    }
+
+    private static func read(_ root: JSONCursor, path: String, environment: [String: String]) throws -> Config {
+        try root.rejectUnknownKeys(allowed: topLevelKeys)
+        var config = Config(path: path, directory: FilePath.directory(of: path))
+
+        for element in try root.optionalMember("plugins")?.elements() ?? [] {
+            config.plugins.append(try readPluginReference(element))
+        }
+        for element in try root.optionalMember("pluginDirectories")?.elements() ?? [] {
+            let directory = try element.string()
+            guard !directory.isEmpty else { throw element.error("must not be empty") }
+            config.pluginDirectories.append(config.absolutePath(directory))
+        }
+        for (name, settings) in try root.optionalMember("providers")?.members() ?? [] {
+            guard ProviderName.isValid(name) else { throw settings.error(ProviderName.rule) }
+            _ = try settings.members()  // settings must be an object
+            config.providerSettings[name] = try EnvironmentSubstitution.apply(to: settings, environment: environment)
+        }
+        if let defaults = try root.optionalMember("defaults") {
+            try defaults.rejectUnknownKeys(allowed: ["provider", "currency"])
+            config.defaults.provider = try defaults.optionalMember("provider").map(readProviderName)
+            config.defaults.currency = try defaults.optionalMember("currency").map(readCode)
+        }
+        for (code, settings) in try root.optionalMember("assets")?.members() ?? [] {
+            guard let asset = AssetCode.normalized(code) else {
+                throw settings.error("asset code must be 2 to 10 letters or digits")
+            }
+            try settings.rejectUnknownKeys(allowed: ["provider"])
+            guard config.assets[asset] == nil else { throw settings.error("\(asset) is given twice") }
+            config.assets[asset] = Config.AssetSettings(provider: try settings.optionalMember("provider").map(readProviderName))
+        }
+        return config
+    }
+
+    private static func readPluginReference(_ element: JSONCursor) throws -> Config.PluginReference {
+        let reference: String
+        switch element.value {
+        case .string(let text):
+            reference = text
+        case .object:
+            try element.rejectUnknownKeys(allowed: ["path", "sha256"])
+            if let pin = try element.optionalMember("sha256") {
+                // Silently ignoring a security pin would be worse than refusing it.
+                throw pin.error("plugin pinning is not supported by this version of pricehost; remove the pin or upgrade")
+            }
+            reference = try element.member("path").string()
+        default:
+            throw element.error("expected a file name, a path, or {\"path\": …}, found \(element.value.kindDescription)")
+        }
+        guard !reference.isEmpty else { throw element.error("must not be empty") }
+        return Config.PluginReference(reference: reference, keyPath: element.path)
+    }
+
+    private static func readProviderName(_ cursor: JSONCursor) throws -> String {
+        let name = try cursor.string()
+        guard ProviderName.isValid(name) else { throw cursor.error(ProviderName.rule) }
+        return name
+    }
+
+    private static func readCode(_ cursor: JSONCursor) throws -> String {
+        let text = try cursor.string()
+        guard let code = AssetCode.normalized(text) else { throw cursor.error("must be 2 to 10 letters or digits, found \(JSONValue.quoted(text))") }
+        return code
+    }
+}

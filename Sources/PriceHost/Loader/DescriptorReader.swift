@@ -1,0 +1,108 @@
+import CProviderABI
+import ProviderABI
+
+/// Reads a plugin's descriptor defensively: magic first, then the major
+/// version, then the sizes, and only then the rest, copying no more bytes
+/// than the plugin says its structs have (newer fields read as zero).
+enum DescriptorReader {
+    struct Problem: Error {
+        var reason: String
+    }
+
+    /// The smallest sizes a 1.x plugin may declare: the 1.0 layouts.
+    static let minimumDescriptorSize = MemoryLayout<ph_plugin_descriptor>.size
+    static let minimumFetcherSize = MemoryLayout<ph_fetcher>.size
+    static let maximumFetchers = 10_000
+
+    static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String) -> Result<LoadedPlugin, Problem> {
+        let bytes = UnsafeRawPointer(raw)
+        let magic = bytes.loadUnaligned(as: UInt32.self)
+        guard magic == PRICEHOST_PLUGIN_MAGIC else {
+            return .failure(Problem(reason: "wrong magic number 0x\(hex(magic)) (expected 0x\(hex(PRICEHOST_PLUGIN_MAGIC))): the entry did not return a pricehost descriptor"))
+        }
+        let major = bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self)
+        let minor = bytes.loadUnaligned(fromByteOffset: 6, as: UInt16.self)
+        guard major == PRICEHOST_ABI_MAJOR else {
+            return .failure(Problem(reason: "built for plugin ABI \(major).\(minor); this pricehost speaks ABI \(PRICEHOST_ABI_MAJOR).\(PRICEHOST_ABI_MINOR); rebuild the plugin against this pricehost's header"))
+        }
+        let descriptorSize = Int(bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        guard descriptorSize >= minimumDescriptorSize else {
+            return .failure(Problem(reason: "descriptor_size is \(descriptorSize) bytes, smaller than the \(minimumDescriptorSize) of ABI 1.0: the plugin was built against a broken header"))
+        }
+        let descriptor = copyPrefix(of: bytes, size: descriptorSize, as: ph_plugin_descriptor.self)
+        let fetcherSize = Int(descriptor.fetcher_size)
+        guard fetcherSize >= minimumFetcherSize else {
+            return .failure(Problem(reason: "fetcher_size is \(fetcherSize) bytes, smaller than the \(minimumFetcherSize) of ABI 1.0"))
+        }
+        guard let namePointer = descriptor.name else { return .failure(Problem(reason: "the descriptor has no name")) }
+        let name = String(cString: namePointer)
+        guard ProviderName.isValid(name) else {
+            return .failure(Problem(reason: "provider name \(JSONValue.quoted(name)) is invalid: \(ProviderName.rule)"))
+        }
+        let version = descriptor.version.map { String(cString: $0) } ?? ""
+        guard !version.isEmpty, version.utf8.count <= 64, version.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+            return .failure(Problem(reason: "version must be 1 to 64 printable characters"))
+        }
+        guard descriptor.fetcher_count <= maximumFetchers else {
+            return .failure(Problem(reason: "declares \(descriptor.fetcher_count) fetchers; the limit is \(maximumFetchers)"))
+        }
+        guard descriptor.fetcher_count == 0 || descriptor.fetchers != nil else {
+            return .failure(Problem(reason: "fetcher_count is \(descriptor.fetcher_count) but fetchers is NULL"))
+        }
+
+        var fetcherStructs: [(ph_fetcher, String)] = []
+        if let array = descriptor.fetchers.map(UnsafeRawPointer.init) {
+            for index in 0..<descriptor.fetcher_count {
+                let element = array.advanced(by: index * fetcherSize)
+                fetcherStructs.append((copyPrefix(of: element, size: fetcherSize, as: ph_fetcher.self), "fetchers[\(index)]"))
+            }
+        }
+        for (index, pointer) in registered.enumerated() {
+            let element = UnsafeRawPointer(pointer)
+            let size = Int(element.loadUnaligned(as: UInt32.self))
+            guard size >= minimumFetcherSize else {
+                return .failure(Problem(reason: "registered fetcher #\(index + 1) has struct_size \(size), smaller than the \(minimumFetcherSize) of ABI 1.0"))
+            }
+            fetcherStructs.append((copyPrefix(of: element, size: size, as: ph_fetcher.self), "registered fetcher #\(index + 1)"))
+        }
+        guard !fetcherStructs.isEmpty else { return .failure(Problem(reason: "the plugin offers no fetchers")) }
+
+        var fetchers: [PluginFetcher] = []
+        var seenAssets = Set<String?>()
+        for (fetcher, label) in fetcherStructs {
+            guard let fetch = fetcher.fetch else { return .failure(Problem(reason: "\(label) has no fetch function")) }
+            var asset: String?
+            if let assetPointer = fetcher.asset {
+                let text = String(cString: assetPointer)
+                guard let code = AssetCode.normalized(text) else {
+                    return .failure(Problem(reason: "\(label) has asset \(JSONValue.quoted(text)), which is not 2 to 10 letters or digits"))
+                }
+                asset = code
+            }
+            guard seenAssets.insert(asset).inserted else {
+                let what = asset.map { "asset \($0)" } ?? "any asset (asset NULL)"
+                return .failure(Problem(reason: "two fetchers for \(what); a provider has one per asset and one general fetcher"))
+            }
+            let adapter = PluginPriceFetcher(provider: name, pluginPath: path,
+                                             function: CFetchFunction(fetch: fetch, context: fetcher.context))
+            fetchers.append(PluginFetcher(provider: name, asset: asset, fetcher: adapter))
+        }
+        fetchers.sort { ($0.asset ?? "") < ($1.asset ?? "") }
+        return .success(LoadedPlugin(path: path, name: name, version: version, abiVersion: "\(major).\(minor)", fetchers: fetchers))
+    }
+
+    /// A zero-filled `T` with the first `min(size, sizeof(T))` bytes copied from `source`.
+    static func copyPrefix<T>(of source: UnsafeRawPointer, size: Int, as type: T.Type) -> T {
+        let capacity = MemoryLayout<T>.size
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryLayout<T>.alignment)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
+        buffer.copyMemory(from: source, byteCount: min(size, capacity))
+        return buffer.load(as: T.self)
+    }
+
+    private static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+}

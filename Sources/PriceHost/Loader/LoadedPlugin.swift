@@ -1,0 +1,33 @@
+import ProviderABI
+
+/// A plugin that loaded: its descriptor's facts and its fetchers.
+public struct LoadedPlugin: Sendable {
+    /// The file, absolute and with links resolved.
+    public var path: String
+    /// The provider name the plugin declared.
+    public var name: String
+    /// The plugin's version text.
+    public var version: String
+    /// The ABI version the plugin was built for, e.g. `1.0`.
+    public var abiVersion: String
+    /// The fetchers, general (`asset == nil`) first, then by asset.
+    public var fetchers: [PluginFetcher]
+
+    /// The container name of each fetcher: `provider` or `provider/ASSET`.
+    public var fetcherNames: [String] { fetchers.map(\.registrationName) }
+}
+
+/// One fetcher of a loaded plugin, ready to register into the container.
+public struct PluginFetcher: Sendable {
+    /// The provider name.
+    public var provider: String
+    /// The asset it is dedicated to, or `nil` for the general fetcher.
+    public var asset: String?
+    /// The host-side adapter that calls across the C boundary.
+    public var fetcher: any PriceFetcher
+
+    /// `provider` or `provider/ASSET`.
+    public var registrationName: String {
+        asset.map { "\(provider)/\($0)" } ?? provider
+    }
+}

@@ -1,0 +1,107 @@
+import CProviderABI
+import Glibc
+import Synchronization
+
+/// What stands behind one plugin's `host_context`: its name for log lines,
+/// the settings it may ask for, and the fetchers it registers during entry.
+///
+/// Each plugin gets its own table and context, allocated once and never
+/// freed, as the ABI promises they live for the whole process.
+final class PluginHostContext: Sendable {
+    let pluginPath: String
+    let diagnostics: Diagnostics
+    private let settingsText: [String: String]
+    /// Addresses of the C copies handed out by `settings_json`, kept for the
+    /// life of the process. Held as integers: a pointer is not `Sendable`.
+    private let settingsCopies = Mutex<[String: UInt]>([:])
+    /// Addresses of fetchers registered through `register_fetcher`; open only during the entry call.
+    private let registration = Mutex<(isOpen: Bool, fetchers: [UInt])>((false, []))
+
+    init(pluginPath: String, settingsText: [String: String], diagnostics: Diagnostics) {
+        self.pluginPath = pluginPath
+        self.settingsText = settingsText
+        self.diagnostics = diagnostics
+    }
+
+    /// Builds the services table for this plugin.
+    func makeTable(configDirectory: String) -> UnsafePointer<ph_host_services> {
+        let table = UnsafeMutablePointer<ph_host_services>.allocate(capacity: 1)
+        table.initialize(to: ph_host_services(
+            struct_size: UInt32(MemoryLayout<ph_host_services>.size),
+            abi_major: UInt16(PRICEHOST_ABI_MAJOR),
+            abi_minor: UInt16(PRICEHOST_ABI_MINOR),
+            host_context: Unmanaged.passRetained(self).toOpaque(),
+            settings_json: hostSettingsJSON,
+            config_directory: UnsafePointer(strdup(configDirectory)),
+            log: hostLog,
+            register_fetcher: hostRegisterFetcher))
+        return UnsafePointer(table)
+    }
+
+    func settingsJSON(for provider: String) -> UnsafePointer<CChar> {
+        let address = settingsCopies.withLock { copies in
+            if let address = copies[provider] { return address }
+            let address = UInt(bitPattern: strdup(settingsText[provider] ?? "{}"))
+            copies[provider] = address
+            return address
+        }
+        // strdup failing means the process is out of memory: nothing a plugin sent can cause it.
+        return UnsafePointer(bitPattern: address)!
+    }
+
+    func log(_ level: ph_log_level, _ message: String) {
+        let mapped: Diagnostics.Level = switch level {
+        case PH_LOG_DEBUG: .debug
+        case PH_LOG_INFO: .info
+        case PH_LOG_WARNING: .warning
+        default: .error
+        }
+        diagnostics.log(mapped, "\(FilePath.fileName(of: pluginPath)): \(message)")
+    }
+
+    /// Runs `body` (the entry call) with registration open, and returns what was registered.
+    func withRegistrationOpen<Result>(_ body: () -> Result) -> (Result, [UnsafePointer<ph_fetcher>]) {
+        registration.withLock { $0 = (true, []) }
+        let result = body()
+        let registered = registration.withLock { state in
+            state.isOpen = false
+            return state.fetchers
+        }
+        return (result, registered.compactMap { UnsafePointer(bitPattern: $0) })
+    }
+
+    func register(_ fetcher: UnsafePointer<ph_fetcher>) -> Bool {
+        registration.withLock { state in
+            guard state.isOpen else { return false }
+            state.fetchers.append(UInt(bitPattern: fetcher))
+            return true
+        }
+    }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> PluginHostContext? {
+        pointer.map { Unmanaged<PluginHostContext>.fromOpaque($0).takeUnretainedValue() }
+    }
+}
+
+private let hostSettingsJSON: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { context, provider in
+    guard let host = PluginHostContext.from(context) else { return nil }
+    return host.settingsJSON(for: provider.map { String(cString: $0) } ?? "")
+}
+
+private let hostLog: @convention(c) (UnsafeMutableRawPointer?, ph_log_level, UnsafePointer<CChar>?) -> Void = { context, level, message in
+    guard let host = PluginHostContext.from(context), let message else { return }
+    host.log(level, String(cString: message))
+}
+
+private let hostRegisterFetcher: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<ph_fetcher>?) -> Int32 = { context, fetcher in
+    guard let host = PluginHostContext.from(context) else { return 1 }
+    guard let fetcher else {
+        host.log(PH_LOG_ERROR, "register_fetcher called with NULL; ignored")
+        return 1
+    }
+    guard host.register(fetcher) else {
+        host.log(PH_LOG_ERROR, "register_fetcher called after the entry function returned; ignored")
+        return 1
+    }
+    return 0
+}

@@ -1,0 +1,148 @@
+import CProviderABI
+import Foundation
+import Glibc
+import ProviderABI
+import Synchronization
+
+/// Finds, checks and loads plugins.
+///
+/// For each file: resolve it, read its ELF header, `dlopen` it with
+/// `RTLD_NOW | RTLD_LOCAL`, look up `pricehost_plugin_entry_v1`, call it
+/// once with a services table, and check the descriptor's magic, major
+/// version and struct sizes before using anything else in it. A library is
+/// never `dlclose`d: unmapped Swift code crashes the process at its next
+/// dynamic cast. Each broken plugin becomes one ``PluginFailure``; the
+/// others keep working.
+public struct PluginLoader: Sendable {
+    /// Where bare names are searched.
+    public var searchPath: PluginSearchPath
+    /// Where plugins' log lines go.
+    public var diagnostics: Diagnostics
+
+    /// Creates a loader.
+    public init(searchPath: PluginSearchPath, diagnostics: Diagnostics) {
+        self.searchPath = searchPath
+        self.diagnostics = diagnostics
+    }
+
+    /// Loads every plugin `config` names: `plugins`, then every `*.so` in each of `pluginDirectories`.
+    public func loadAll(config: Config) -> PluginLoadReport {
+        var report = PluginLoadReport()
+        var seenFiles = Set<String>()
+        var providerFiles: [String: String] = [:]
+        let settings = config.providerSettings.mapValues(\.serialized)
+
+        func load(_ path: String) {
+            let resolved = realPath(path) ?? path
+            guard seenFiles.insert(resolved).inserted else { return }
+            let result = LibraryCache.shared.load(resolved) {
+                loadLibrary(at: resolved, settings: settings, configDirectory: config.directory)
+            }
+            switch result {
+            case .success(let plugin):
+                if let earlier = providerFiles[plugin.name] {
+                    report.failures.append(PluginFailure(
+                        path: resolved,
+                        reason: "provider '\(plugin.name)' is already provided by \(earlier); remove one of the two"))
+                } else {
+                    providerFiles[plugin.name] = resolved
+                    report.plugins.append(plugin)
+                }
+            case .failure(let failure):
+                report.failures.append(failure)
+            }
+        }
+
+        for reference in config.plugins {
+            if reference.isPath {
+                let path = config.absolutePath(reference.reference)
+                guard FileManager.default.fileExists(atPath: path) else {
+                    report.failures.append(PluginFailure(path: path, reason: "file not found (from \(reference.keyPath))"))
+                    continue
+                }
+                load(path)
+            } else if let path = searchPath.find(reference.reference, exists: FileManager.default.fileExists(atPath:)) {
+                load(path)
+            } else {
+                report.failures.append(PluginFailure(
+                    path: reference.reference,
+                    reason: "not found (from \(reference.keyPath)); looked in \(searchPath.directories.joined(separator: ", "))"))
+            }
+        }
+        for directory in config.pluginDirectories {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+                report.failures.append(PluginFailure(path: directory, reason: "plugin directory cannot be read (does it exist?)"))
+                continue
+            }
+            for entry in entries.sorted() where entry.hasSuffix(".so") {
+                load(directory + "/" + entry)
+            }
+        }
+        return report
+    }
+
+    private func realPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private func loadLibrary(at path: String, settings: [String: String], configDirectory: String) -> Result<LoadedPlugin, PluginFailure> {
+        func fail(_ reason: String) -> Result<LoadedPlugin, PluginFailure> {
+            .failure(PluginFailure(path: path, reason: reason))
+        }
+        var info = stat()
+        guard fstatat(AT_FDCWD, path, &info, 0) == 0 else { return fail("cannot stat: \(String(cString: strerror(errno)))") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return fail("not a regular file") }
+        guard let prefix = ELFHeader.readPrefix(of: path) else {
+            return fail("cannot read: \(String(cString: strerror(errno)))")
+        }
+        if let problem = ELFHeader.check(prefix) { return fail(problem) }
+
+        _ = dlerror()
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            return fail("dlopen failed: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
+        }
+        // The handle is kept (never dlclose'd) for the life of the process.
+        guard let symbol = dlsym(handle, PRICEHOST_PLUGIN_ENTRY_SYMBOL) else {
+            for major in 2...9 where dlsym(handle, "pricehost_plugin_entry_v\(major)") != nil {
+                return fail("built for plugin ABI \(major) (exports pricehost_plugin_entry_v\(major)); this pricehost speaks ABI \(PRICEHOST_ABI_MAJOR); upgrade pricehost or rebuild the plugin")
+            }
+            return fail("no \(PRICEHOST_PLUGIN_ENTRY_SYMBOL) symbol: not a pricehost plugin, or the entry is not exported (in C, give it default visibility)")
+        }
+        let entry = unsafeBitCast(symbol, to: ph_plugin_entry_v1.self)
+        let context = PluginHostContext(pluginPath: path, settingsText: settings, diagnostics: diagnostics)
+        let table = context.makeTable(configDirectory: configDirectory)
+        let (returned, registered) = context.withRegistrationOpen { entry(table) }
+        guard let descriptor = returned else {
+            return fail("the entry function returned no descriptor: the plugin declined to load (its own messages, if any, are above)")
+        }
+        return DescriptorReader.read(descriptor, registered: registered, path: path).mapError { PluginFailure(path: path, reason: $0.reason) }
+    }
+}
+
+/// The outcome of loading a config's plugins.
+public struct PluginLoadReport: Sendable {
+    /// The plugins that loaded, in load order.
+    public var plugins: [LoadedPlugin] = []
+    /// The plugins that did not, each with why.
+    public var failures: [PluginFailure] = []
+
+    /// The loaded plugin that provides `provider`.
+    public func plugin(named provider: String) -> LoadedPlugin? {
+        plugins.first { $0.name == provider }
+    }
+}
+
+/// Each library file is loaded and its entry called at most once per process.
+final class LibraryCache: Sendable {
+    static let shared = LibraryCache()
+    private let results = Mutex<[String: Result<LoadedPlugin, PluginFailure>]>([:])
+
+    func load(_ path: String, _ loader: () -> Result<LoadedPlugin, PluginFailure>) -> Result<LoadedPlugin, PluginFailure> {
+        if let known = results.withLock({ $0[path] }) { return known }
+        let result = loader()
+        results.withLock { $0[path] = result }
+        return result
+    }
+}

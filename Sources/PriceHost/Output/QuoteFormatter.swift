@@ -1,0 +1,57 @@
+import ProviderABI
+
+/// Turns quotes into what `fetch` prints on stdout.
+///
+/// - text: aligned columns for people: `BTC-USD  64123.45  file  2026-11-20T12:00:00Z`
+/// - json: one object per line (JSON Lines), keys in a fixed order:
+///   `{"asset":"BTC","currency":"USD","amount":"64123.45","provider":"file","timestamp":"2026-11-20T12:00:00Z"}`
+/// - csv: a header line `asset,currency,amount,provider,timestamp`, then one line per quote.
+///
+/// `amount` is always the exact decimal text, a JSON string, never a float.
+public enum QuoteFormatter {
+    /// The lines to print for `quotes` in `format`.
+    public static func lines(for quotes: [Quote], format: Invocation.Format) -> [String] {
+        switch format {
+        case .json:
+            return quotes.map(json)
+        case .csv:
+            return ["asset,currency,amount,provider,timestamp"] + quotes.map { quote in
+                [quote.asset, quote.currency, DecimalAmount.format(quote.amount), quote.provider,
+                 ISO8601Timestamp.format(quote.timestamp)].joined(separator: ",")
+            }
+        case .text:
+            let rows = quotes.map { quote in
+                ["\(quote.asset)-\(quote.currency)", DecimalAmount.format(quote.amount), quote.provider,
+                 ISO8601Timestamp.format(quote.timestamp)]
+            }
+            return TextTable.lines(rows)
+        }
+    }
+
+    /// One quote as a JSON object on one line.
+    public static func json(_ quote: Quote) -> String {
+        JSONValue.object(JSONObject([
+            ("asset", .string(quote.asset)),
+            ("currency", .string(quote.currency)),
+            ("amount", .string(DecimalAmount.format(quote.amount))),
+            ("provider", .string(quote.provider)),
+            ("timestamp", .string(ISO8601Timestamp.format(quote.timestamp))),
+        ])).serialized
+    }
+}
+
+/// Columns padded to a common width, two spaces apart; the last column is not padded.
+enum TextTable {
+    static func lines(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.map(\.count).max() else { return [] }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+extension JSONValue {
+    /// Compact JSON text; object members in their order, numbers as written.
+    public var serialized: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let text): output += text
+        case .string(let text): output += JSONValue.quoted(text)
+        case .array(let elements):
+            output += "["
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { output += "," }
+                element.write(to: &output)
+            }
+            output += "]"
+        case .object(let object):
+            output += "{"
+            for (offset, member) in object.members.enumerated() {
+                if offset > 0 { output += "," }
+                output += JSONValue.quoted(member.key)
+                output += ":"
+                member.value.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// `text` as a JSON string literal, with quotes, backslashes and control characters escaped.
+    public static func quoted(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20 || control.value == 0x7F:
+                let hex = String(control.value, radix: 16, uppercase: true)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+}
