@@ -39,11 +39,11 @@ let package = Package(
         .testTarget(name: "InjectionTests", dependencies: ["Injection"]),
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "Injection", "PriceHostTesting"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PriceHostTesting", "PriceHostCLI", "FileProvider", "PegProvider"],
-            resources: [.copy("Fixtures")]),
+            dependencies: ["PriceHostTesting"],
+            exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

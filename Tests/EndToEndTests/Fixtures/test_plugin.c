@@ -1,0 +1,163 @@
+/*
+ * A configurable C plugin for the end-to-end tests. Built by the tests with
+ * `cc -shared -fPIC -fvisibility=hidden -DVARIANT_…`, one variant per broken
+ * or unusual plugin the loader must handle.
+ *
+ *   PROVIDER="name"          provider name (default "ctest")
+ *   AMOUNT="1.5"             amount the general fetcher answers (default "100.25")
+ *   VARIANT_NO_ENTRY         the entry is not exported
+ *   VARIANT_WRONG_MAGIC      descriptor magic is wrong
+ *   VARIANT_NEW_MAJOR        descriptor says ABI 2.0
+ *   VARIANT_SMALL_DESCRIPTOR descriptor_size is 8
+ *   VARIANT_SMALL_FETCHER    fetcher_size is 8
+ *   VARIANT_RETURN_NULL      logs why, then returns NULL
+ *   VARIANT_FUTURE_MINOR     built as if for ABI 1.7: every struct carries extra trailing fields
+ *   VARIANT_REGISTER         registers an ETH fetcher through host->register_fetcher
+ *   VARIANT_THREAD           completes on a new thread after 50 ms
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pricehost_plugin.h"
+
+#ifndef PROVIDER
+#define PROVIDER "ctest"
+#endif
+#ifndef AMOUNT
+#define AMOUNT "100.25"
+#endif
+
+#define EXPORT __attribute__((visibility("default")))
+
+static const ph_host_services *host_services;
+
+static void answer(const ph_fetch_request *request, const char *amount,
+                   ph_fetch_completion completion, void *completion_context) {
+    if (strcmp(request->asset, "NOPE") == 0) {
+        char message[128];
+        snprintf(message, sizeof message, "no such asset %s here", request->asset);
+        ph_error error = {.struct_size = sizeof error, .code = "not_found", .message = message};
+        completion(completion_context, NULL, &error);
+        return;
+    }
+#ifdef VARIANT_FUTURE_MINOR
+    struct { ph_quote base; const char *future_note; } quote = {
+        {.struct_size = sizeof quote, .asset = request->asset, .currency = request->currency,
+         .amount = amount, .timestamp_ms = 1763640000000},
+        "ignored by a 1.0 host"};
+    completion(completion_context, &quote.base, NULL);
+#else
+    ph_quote quote = {.struct_size = sizeof quote, .asset = request->asset, .currency = request->currency,
+                      .amount = amount, .timestamp_ms = 1763640000000};
+    completion(completion_context, &quote, NULL);
+#endif
+}
+
+#ifdef VARIANT_THREAD
+struct job {
+    char asset[16], currency[16];
+    ph_fetch_completion completion;
+    void *completion_context;
+};
+
+static void *run_job(void *argument) {
+    struct job *job = argument;
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    ph_fetch_request request = {.struct_size = sizeof request, .asset = job->asset, .currency = job->currency};
+    answer(&request, AMOUNT, job->completion, job->completion_context);
+    free(job);
+    return NULL;
+}
+#endif
+
+static void fetch_any(void *context, const ph_fetch_request *request,
+                      ph_fetch_completion completion, void *completion_context) {
+    (void)context;
+#ifdef VARIANT_THREAD
+    struct job *job = calloc(1, sizeof *job);
+    snprintf(job->asset, sizeof job->asset, "%s", request->asset);
+    snprintf(job->currency, sizeof job->currency, "%s", request->currency);
+    job->completion = completion;
+    job->completion_context = completion_context;
+    pthread_t thread;
+    pthread_create(&thread, NULL, run_job, job);
+    pthread_detach(thread);
+#else
+    answer(request, AMOUNT, completion, completion_context);
+#endif
+}
+
+__attribute__((unused)) static void fetch_eth(void *context, const ph_fetch_request *request,
+                      ph_fetch_completion completion, void *completion_context) {
+    answer(request, (const char *)context, completion, completion_context);
+}
+
+#ifdef VARIANT_FUTURE_MINOR
+typedef struct { ph_fetcher base; uint64_t future_flags; } future_fetcher;
+typedef struct { ph_plugin_descriptor base; const char *future_homepage; } future_descriptor;
+
+static const future_fetcher fetchers[] = {
+    {{.struct_size = sizeof(future_fetcher), .asset = NULL, .context = NULL, .fetch = fetch_any}, 0xDEADBEEF},
+    {{.struct_size = sizeof(future_fetcher), .asset = "ETH", .context = "2000.5", .fetch = fetch_eth}, 0xFEEDFACE},
+};
+
+static const future_descriptor descriptor = {
+    {.magic = PRICEHOST_PLUGIN_MAGIC, .abi_major = 1, .abi_minor = 7,
+     .descriptor_size = sizeof(future_descriptor), .fetcher_size = sizeof(future_fetcher),
+     .name = PROVIDER, .version = "1.7.0", .fetchers = &fetchers[0].base, .fetcher_count = 2},
+    "https://example.invalid"};
+#define DESCRIPTOR (&descriptor.base)
+#else
+static const ph_fetcher fetchers[] = {
+    {.struct_size = sizeof(ph_fetcher), .asset = NULL, .context = NULL, .fetch = fetch_any},
+};
+
+static ph_plugin_descriptor descriptor = {
+    .magic = PRICEHOST_PLUGIN_MAGIC,
+    .abi_major = PRICEHOST_ABI_MAJOR,
+    .abi_minor = PRICEHOST_ABI_MINOR,
+    .descriptor_size = sizeof(ph_plugin_descriptor),
+    .fetcher_size = sizeof(ph_fetcher),
+    .name = PROVIDER,
+    .version = "0.9.1",
+    .fetchers = fetchers,
+    .fetcher_count = 1,
+};
+#define DESCRIPTOR (&descriptor)
+#endif
+
+#ifdef VARIANT_REGISTER
+static const ph_fetcher eth_fetcher = {
+    .struct_size = sizeof(ph_fetcher), .asset = "ETH", .context = "3000.75", .fetch = fetch_eth};
+#endif
+
+#ifndef VARIANT_NO_ENTRY
+EXPORT
+#endif
+const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *host) {
+    host_services = host;
+#ifdef VARIANT_RETURN_NULL
+    host->log(host->host_context, PH_LOG_ERROR, "cannot start: no API key in settings");
+    return NULL;
+#endif
+#ifdef VARIANT_WRONG_MAGIC
+    descriptor.magic = 0x12345678u;
+#endif
+#ifdef VARIANT_NEW_MAJOR
+    descriptor.abi_major = 2;
+#endif
+#ifdef VARIANT_SMALL_DESCRIPTOR
+    descriptor.descriptor_size = 8;
+#endif
+#ifdef VARIANT_SMALL_FETCHER
+    descriptor.fetcher_size = 8;
+#endif
+#ifdef VARIANT_REGISTER
+    if (host->register_fetcher(host->host_context, &eth_fetcher) != 0) return NULL;
+#endif
+    return DESCRIPTOR;
+}

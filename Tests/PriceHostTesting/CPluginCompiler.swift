@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+
+/// Builds C plugins for tests with the system C compiler, against the
+/// repository's `pricehost_plugin.h`. Each distinct build is done once per
+/// test process and shared.
+public enum CPluginCompiler {
+    private static let cache = Mutex<[String: String]>([:])
+
+    /// Compiles `source` into a shared library with `defines` (`NAME` or `NAME=VALUE`) and returns its path.
+    ///
+    /// - Throws: ``CommandResult`` text when the compiler fails.
+    public static func compile(source: String, defines: [String] = [], name: String) throws -> String {
+        let key = ([source, name] + defines).joined(separator: "|")
+        if let built = cache.withLock({ $0[key] }) { return built }
+        let directory = NSTemporaryDirectory() + "/pricehost-cplugins-\(getpid())-\(abs(key.hashValue))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let output = directory + "/" + name
+        let arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-fvisibility=hidden",
+                         "-I", BuiltProducts.abiHeaderDirectory] + defines.map { "-D" + $0 } + ["-o", output, source]
+        let result = try CommandRunner.run(compiler, arguments, timeout: 120)
+        guard result.status == 0 else { throw CompileError(result: result) }
+        cache.withLock { $0[key] = output }
+        return output
+    }
+
+    /// `$CC`, else `cc`, found on PATH.
+    static var compiler: String {
+        if let fromEnvironment = ProcessInfo.processInfo.environment["CC"], !fromEnvironment.isEmpty { return fromEnvironment }
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let candidate = "\(directory)/cc"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return "/usr/bin/cc"
+    }
+
+    /// The compiler failed.
+    public struct CompileError: Error, CustomStringConvertible {
+        public var result: CommandResult
+        public var description: String { "C compiler failed: \(result)" }
+    }
+}
