@@ -13,7 +13,7 @@ public enum CPluginCompiler {
     public static func compile(source: String, defines: [String] = [], name: String) throws -> String {
         let key = ([source, name] + defines).joined(separator: "|")
         if let built = cache.withLock({ $0[key] }) { return built }
-        let directory = NSTemporaryDirectory() + "/pricehost-cplugins-\(getpid())-\(abs(key.hashValue))"
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = directory + "/" + name
         let arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-fvisibility=hidden",

@@ -1,0 +1,118 @@
+import Foundation
+import PriceHostTesting
+import Testing
+
+/// One broken plugin beside a good one: the broken one gets one line naming
+/// the file and the reason, and the good one still serves.
+@Suite(.timeLimit(.minutes(2)))
+struct BrokenPluginTests {
+    enum Broken: String, CaseIterable, CustomTestStringConvertible {
+        case missingFile, missingPath, textFileNamedSo, elfForAnotherArchitecture, executableNotLibrary
+        case noEntrySymbol, wrongMagic, newerMajorVersion, descriptorTooSmall, fetcherTooSmall
+        case duplicateProviderName, entryReturnsNothing
+
+        var testDescription: String { rawValue }
+
+        /// Puts the broken plugin in place; returns the `plugins` entry and the exact stderr lines.
+        func make(in directory: TemporaryDirectory) throws -> (reference: String, stderr: [String]) {
+            switch self {
+            case .missingFile:
+                let looked = [BuiltProducts.directory, URL(fileURLWithPath: BuiltProducts.directory + "/../lib/pricehost/plugins").standardized.path]
+                return ("libMissing.so", ["pricehost: warning: plugin libMissing.so: not found (from plugins[1]); looked in \(looked.joined(separator: ", "))"])
+            case .missingPath:
+                return ("./plugins/libGone.so", ["pricehost: warning: plugin \(directory.file("plugins/libGone.so")): file not found (from plugins[1])"])
+            case .textFileNamedSo:
+                let path = try directory.write("this is not a library\n", to: "libText.so")
+                return (path, ["pricehost: warning: plugin \(path): not an ELF shared library (the file does not start with the ELF magic number)"])
+            case .elfForAnotherArchitecture:
+                let path = try directory.write(Self.elfHeader(machine: 183, type: 3), to: "libArm.so")
+                return (path, ["pricehost: warning: plugin \(path): ELF for aarch64, but this pricehost runs on x86_64; build the plugin for x86_64"])
+            case .executableNotLibrary:
+                let path = try directory.write(Self.elfHeader(machine: 62, type: 2), to: "libExe.so")
+                return (path, ["pricehost: warning: plugin \(path): an executable, not a shared library; link it with -shared"])
+            case .noEntrySymbol:
+                let path = try Sandbox.testPlugin(["VARIANT_NO_ENTRY"], name: "libNoEntry.so")
+                return (path, ["pricehost: warning: plugin \(path): no pricehost_plugin_entry_v1 symbol: not a pricehost plugin, or the entry is not exported (in C, give it default visibility)"])
+            case .wrongMagic:
+                let path = try Sandbox.testPlugin(["VARIANT_WRONG_MAGIC"], name: "libMagic.so")
+                return (path, ["pricehost: warning: plugin \(path): wrong magic number 0x12345678 (expected 0x50485031): the entry did not return a pricehost descriptor"])
+            case .newerMajorVersion:
+                let path = try Sandbox.testPlugin(["VARIANT_NEW_MAJOR"], name: "libMajor.so")
+                return (path, ["pricehost: warning: plugin \(path): built for plugin ABI 2.0; this pricehost speaks ABI 1.0; rebuild the plugin against this pricehost's header"])
+            case .descriptorTooSmall:
+                let path = try Sandbox.testPlugin(["VARIANT_SMALL_DESCRIPTOR"], name: "libSmall.so")
+                return (path, ["pricehost: warning: plugin \(path): descriptor_size is 8 bytes, smaller than the 48 of ABI 1.0: the plugin was built against a broken header"])
+            case .fetcherTooSmall:
+                let path = try Sandbox.testPlugin(["VARIANT_SMALL_FETCHER"], name: "libSmallFetcher.so")
+                return (path, ["pricehost: warning: plugin \(path): fetcher_size is 8 bytes, smaller than the 32 of ABI 1.0"])
+            case .duplicateProviderName:
+                let path = try Sandbox.testPlugin(["PROVIDER=\"file\""], name: "libFileAgain.so")
+                return (path, ["pricehost: warning: plugin \(path): provider 'file' is already provided by \(BuiltProducts.plugin("libFileProvider.so")); remove one of the two"])
+            case .entryReturnsNothing:
+                let path = try Sandbox.testPlugin(["VARIANT_RETURN_NULL"], name: "libNull.so")
+                return (path, [
+                    "pricehost: error: libNull.so: cannot start: no API key in settings",
+                    "pricehost: warning: plugin \(path): the entry function returned no descriptor: the plugin declined to load (its own messages, if any, are above)",
+                ])
+            }
+        }
+
+        /// A 64-byte ELF64 little-endian header with the given machine and type.
+        static func elfHeader(machine: UInt16, type: UInt16) -> Data {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            bytes[0...3] = [0x7F, 0x45, 0x4C, 0x46]
+            bytes[4] = 2  // 64-bit
+            bytes[5] = 1  // little-endian
+            bytes[6] = 1  // version
+            bytes[16] = UInt8(type & 0xFF)
+            bytes[18] = UInt8(machine & 0xFF)
+            bytes[19] = UInt8(machine >> 8)
+            return Data(bytes)
+        }
+    }
+
+    @Test(arguments: Broken.allCases)
+    func brokenPluginIsNamedAndTheGoodOneStillServes(_ broken: Broken) throws {
+        let sandbox = try Sandbox(config: "{}", files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let (reference, stderr) = try broken.make(in: sandbox.directory)
+        try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so", reference]), to: "plugins.json")
+
+        let result = try sandbox.run(["fetch", "--asset", "BTC"])
+        #expect(result == CommandResult(status: 0, standardOutput: "BTC-USD  91234.56  file  2026-11-20T12:00:00Z\n",
+                                        standardError: stderr.map { $0 + "\n" }.joined()))
+
+        let check = try sandbox.run(["check"])
+        #expect(check.status == 3, "\(check)")
+        #expect(check.outputLines.last == "check failed: \(stderr.count == 2 ? 2 : 1) problem(s), 0 warning(s)")
+    }
+
+    @Test func providersListsTheFailureWithItsReason() throws {
+        let sandbox = try Sandbox(config: "{}", files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let text = try sandbox.directory.write("not a library", to: "libText.so")
+        try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so", text]), to: "plugins.json")
+        let result = try sandbox.run(["providers", "--format", "json"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            {"plugins":[{"name":"file","version":"1.0.0","path":"\(BuiltProducts.plugin("libFileProvider.so"))","abi":"1.0","fetchers":["file"]}],\
+            "failures":[{"path":"\(text)","error":"not an ELF shared library (the file does not start with the ELF magic number)"}]}
+
+            """, standardError: ""))
+    }
+
+    @Test func everySoInAPluginDirectoryIsLoaded() throws {
+        let sandbox = try Sandbox(config: "{}", files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        try FileManager.default.createDirectory(atPath: sandbox.directory.file("plugins.d"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Sandbox.testPlugin(), toPath: sandbox.directory.file("plugins.d/libCTest.so"))
+        try sandbox.directory.write("ignored: not a .so", to: "plugins.d/README")
+        try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so"], extra: ",\n  \"pluginDirectories\": [\"plugins.d\", \"missing.d\"]"),
+                                    to: "plugins.json")
+        let result = try sandbox.run(["fetch", "--provider", "ctest", "--asset", "BTC", "--format", "csv"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            asset,currency,amount,provider,timestamp
+            BTC,USD,100.25,ctest,2025-11-20T12:00:00Z
+
+            """, standardError: "pricehost: warning: plugin \(sandbox.directory.file("missing.d")): plugin directory cannot be read (does it exist?)\n"))
+    }
+}
