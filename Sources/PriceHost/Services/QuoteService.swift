@@ -85,8 +85,9 @@ public struct QuoteService: Sendable {
         let request = QuoteRequest(asset: route.asset, currency: currency)
         guard let fetcherName = route.fetcherName else {
             let served = report.plugin(named: route.provider)?.fetchers.compactMap(\.asset) ?? []
+            let only = served.isEmpty ? "" : " (it serves only \(served.joined(separator: ", ")))"
             return .failure(QuoteFailure(provider: route.provider, request: request, code: .notFound,
-                                         message: "has no fetcher for \(route.asset) (it serves \(served.joined(separator: ", ")))"))
+                                         message: "no fetcher for \(route.asset)\(only)"))
         }
         do {
             let fetcher = try container.resolve(PriceFetcher.self, name: fetcherName)

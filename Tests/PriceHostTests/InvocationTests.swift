@@ -1,0 +1,45 @@
+@testable import PriceHost
+import Testing
+
+struct InvocationTests {
+    @Test func optionsMayComeBeforeOrAfterTheCommandInBothSpellings() throws {
+        let invocation = try Invocation.parse(["--config=/etc/p.json", "fetch", "--asset", "btc,eth,BTC", "--currency=eur", "--format", "json"])
+        #expect(invocation == Invocation(command: .fetch, configPath: "/etc/p.json", format: .json,
+                                         provider: nil, assets: ["BTC", "ETH"], currency: "EUR"))
+    }
+
+    @Test func repeatedAssetOptionsAppendInOrder() throws {
+        let invocation = try Invocation.parse(["fetch", "--asset", "SOL", "--asset", "BTC,SOL"])
+        #expect(invocation.assets == ["SOL", "BTC"])
+    }
+
+    @Test func helpAndVersionWinOverEverythingElse() throws {
+        #expect(try Invocation.parse(["--help"]).command == .help)
+        #expect(try Invocation.parse(["help"]).command == .help)
+        #expect(try Invocation.parse(["--version"]).command == .version)
+    }
+
+    @Test(arguments: [
+        ([], "no command given; try 'pricehost fetch --asset BTC' or 'pricehost --help'"),
+        (["fetch", "--asset"], "option --asset needs a value"),
+        (["fetch", "--asset", "BTC", "--provider", "Coin Base"], "--provider 'Coin Base' is not a provider name (provider names are 1 to 32 lower-case letters, digits or '-')"),
+        (["fetch", "--asset", "BTC,,ETH"], "--asset \"\" is not an asset code (2 to 10 letters or digits)"),
+        (["fetch", "--asset", "BTC%2F"], "--asset \"BTC%2F\" is not an asset code (2 to 10 letters or digits)"),
+        (["fetch", "--asset", "ÉTH"], "--asset \"ÉTH\" is not an asset code (2 to 10 letters or digits)"),
+        (["fetch", "--asset", "ABCDEFGHIJK"], "--asset \"ABCDEFGHIJK\" is not an asset code (2 to 10 letters or digits)"),
+        (["fetch", "--asset", "BTC", "--config", "a", "--config", "b"], "option --config is given twice"),
+        (["fetch", "providers", "--asset", "BTC"], "unexpected argument 'providers'; options take the form --name value"),
+        (["version"], "unknown command 'version'; commands are fetch, providers, check"),
+        (["check", "--currency", "USD"], "option --currency does not apply to 'check'"),
+        (["fetch", "--asset", "BTC", "--config="], "--config needs a path"),
+    ])
+    func badCommandLinesAreNamedUsageErrors(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try Invocation.parse(arguments) }
+    }
+}
+
+extension InvocationTests {
+    @Test func helpBeforeABadOptionStillShowsHelp() throws {
+        #expect(try Invocation.parse(["fetch", "-h", "--bogus"]).command == .help)
+    }
+}

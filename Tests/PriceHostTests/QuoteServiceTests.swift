@@ -1,0 +1,100 @@
+import Foundation
+import Injection
+@testable import PriceHost
+import ProviderABI
+import Testing
+
+/// A fetcher that answers one fixed amount, or fails.
+struct FixedFetcher: PriceFetcher {
+    var amount: Decimal?
+    var provider: String
+
+    func fetchQuote(for request: QuoteRequest) async throws -> Quote {
+        guard let amount else { throw ProviderError(.unavailable, "\(provider) is down") }
+        return Quote(asset: request.asset, currency: request.currency, amount: amount, provider: provider,
+                     timestamp: Date(timeIntervalSince1970: 0))
+    }
+}
+
+struct QuoteServiceTests {
+    static let configText = """
+        {"defaults": {"provider": "file"}, "assets": {"USDC": {"provider": "peg"}, "ETH": {"provider": "coinbase"}},
+         "providers": {"file": {"path": "prices.json"}}}
+        """
+
+    let config: Config
+    let report: PluginLoadReport
+    let container: Container
+
+    init() throws {
+        config = try ConfigParser.parse(Array(Self.configText.utf8), path: "/etc/pricehost/plugins.json", environment: [:])
+        func plugin(_ name: String, assets: [String?], amount: Decimal) -> LoadedPlugin {
+            LoadedPlugin(path: "/lib/lib\(name).so", name: name, version: "1.0.0", abiVersion: "1.0",
+                         fetchers: assets.map { asset in
+                             PluginFetcher(provider: name, asset: asset,
+                                           fetcher: FixedFetcher(amount: asset == nil ? amount : amount + 1, provider: name))
+                         })
+        }
+        var report = PluginLoadReport()
+        report.plugins = [plugin("file", assets: [nil, "BTC"], amount: 100), plugin("peg", assets: [nil], amount: 1)]
+        self.report = report
+        container = CompositionRoot.makeContainer(config: config, report: report, diagnostics: Diagnostics(sink: { _ in }))
+    }
+
+    var service: QuoteService { QuoteService(container: container, config: config, report: report) }
+
+    @Test func providerComesFromTheFlagThenTheAssetThenTheDefault() throws {
+        #expect(try service.route(asset: "USDC", explicitProvider: "file")
+            == QuoteService.Route(asset: "USDC", provider: "file", fetcherName: "file"))
+        #expect(try service.route(asset: "USDC", explicitProvider: nil)
+            == QuoteService.Route(asset: "USDC", provider: "peg", fetcherName: "peg"))
+        #expect(try service.route(asset: "SOL", explicitProvider: nil)
+            == QuoteService.Route(asset: "SOL", provider: "file", fetcherName: "file"))
+    }
+
+    @Test func dedicatedFetcherWinsOverTheGeneralOne() throws {
+        #expect(try service.route(asset: "BTC", explicitProvider: nil)
+            == QuoteService.Route(asset: "BTC", provider: "file", fetcherName: "file/BTC"))
+    }
+
+    @Test func unknownProviderFromTheFlagIsAUsageError() {
+        #expect(throws: UsageError("unknown provider 'coinbase' (from --provider); loaded providers: file, peg")) {
+            try service.route(asset: "BTC", explicitProvider: "coinbase")
+        }
+    }
+
+    @Test func unknownProviderFromConfigNamesTheKey() {
+        #expect(throws: ConfigError(path: "/etc/pricehost/plugins.json",
+                                    reason: "assets.ETH.provider: no loaded plugin provides 'coinbase'; loaded providers: file, peg")) {
+            try service.route(asset: "ETH", explicitProvider: nil)
+        }
+    }
+
+    @Test func noProviderAnywhereSaysWhereToSetOne() throws {
+        let bare = try ConfigParser.parse(Array("{}".utf8), path: "/p.json", environment: [:])
+        let service = QuoteService(container: container, config: bare, report: report)
+        #expect(throws: UsageError("no provider for BTC: pass --provider NAME, or set defaults.provider or assets.BTC.provider in /p.json")) {
+            try service.route(asset: "BTC", explicitProvider: nil)
+        }
+    }
+
+    @Test func fetchKeepsTheOrderAndCarriesEachFailure() async throws {
+        let routes = try ["BTC", "USDC", "SOL"].map { try service.route(asset: $0, explicitProvider: nil) }
+        let results = await service.fetch(routes, currency: "USD")
+        #expect(results.map { try? $0.get().amount } == [101, 1, 100])
+        #expect(results.map { try? $0.get().provider } == ["file", "peg", "file"])
+    }
+
+    @Test func childContainerSwapsOneFetcherAndLeavesTheOthersAlone() async throws {
+        let child = Container(parent: container)
+        child.register(PriceFetcher.self, name: "file/BTC", scope: .singleton) { _ in FixedFetcher(amount: nil, provider: "file") }
+        let swapped = QuoteService(container: child, config: config, report: report)
+        let routes = try ["BTC", "USDC"].map { try swapped.route(asset: $0, explicitProvider: nil) }
+        let results = await swapped.fetch(routes, currency: "USD")
+        #expect(throws: QuoteFailure(provider: "file", request: QuoteRequest(asset: "BTC", currency: "USD"),
+                                     code: .failed, message: "file is down")) { try results[0].get() }
+        #expect(try results[1].get().amount == 1)
+        // The parent still answers BTC with the original fetcher.
+        #expect(try await service.fetch(routes, currency: "USD")[0].get().amount == 101)
+    }
+}
