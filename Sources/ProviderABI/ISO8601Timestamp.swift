@@ -8,11 +8,20 @@ public enum ISO8601Timestamp {
         return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
     }
 
-    /// `2026-11-20T12:00:00Z`, or with milliseconds when the date has them.
+    /// `2026-11-20T12:00:00Z`, or with milliseconds when the date has them (rounded to the nearest).
     public static func format(_ date: Date) -> String {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
-        let whole = milliseconds.truncatingRemainder(dividingBy: 1000) == 0
-        let rounded = Date(timeIntervalSince1970: milliseconds / 1000)
-        return rounded.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: !whole))
+        // Whole milliseconds as an integer: formatting the binary seconds
+        // directly truncates, printing .001 as .000.
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = totalMilliseconds / 1000
+        var milliseconds = totalMilliseconds % 1000
+        if milliseconds < 0 {
+            milliseconds += 1000
+            seconds -= 1
+        }
+        let whole = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(Date.ISO8601FormatStyle())
+        guard milliseconds != 0 else { return whole }
+        let digits = String(milliseconds)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 }

@@ -139,8 +139,8 @@ struct JSONParserTests {
             try JSONParser.parse(#""a\x""#)
         }
         // The reason doubles the quotes: describe() already quotes the character.
-        #expect(error == JSONParseError(line: 1, column: 4, reason: #"invalid escape '\'x''"#))
-        #expect(error.description == #"line 1, column 4: invalid escape '\'x''"#)
+        #expect(error == JSONParseError(line: 1, column: 4, reason: #"invalid escape '\x'"#))
+        #expect(error.description == #"line 1, column 4: invalid escape '\x'"#)
     }
 
     @Test func nonHexDigitInUnicodeEscapeIsReported() {
@@ -156,13 +156,13 @@ struct JSONParserTests {
     }
 
     @Test func tabInAStringIsAControlCharacter() {
-        #expect(throws: JSONParseError(line: 1, column: 3, reason: "control character byte 0x9 in a string; escape it")) {
+        #expect(throws: JSONParseError(line: 1, column: 3, reason: "control character U+0009 in a string; escape it")) {
             try JSONParser.parse("\"a\tb\"")
         }
     }
 
     @Test func newlineInAStringIsReportedOnTheStringsLine() {
-        #expect(throws: JSONParseError(line: 1, column: 3, reason: "control character byte 0xA in a string; escape it")) {
+        #expect(throws: JSONParseError(line: 1, column: 3, reason: "control character U+000A in a string; escape it")) {
             try JSONParser.parse("\"a\nb\"")
         }
     }
@@ -263,10 +263,10 @@ struct JSONParserTests {
     }
 
     @Test func emptyInputExpectsAValue() {
-        #expect(throws: JSONParseError(line: 1, column: 1, reason: "unexpected end of input, expected a value")) {
+        #expect(throws: JSONParseError(line: 1, column: 1, reason: "the text is empty, expected a JSON value")) {
             try JSONParser.parse("")
         }
-        #expect(throws: JSONParseError(line: 2, column: 2, reason: "unexpected end of input, expected a value")) {
+        #expect(throws: JSONParseError(line: 2, column: 2, reason: "the text is empty, expected a JSON value")) {
             try JSONParser.parse("  \n ")
         }
     }
@@ -277,12 +277,10 @@ struct JSONParserTests {
         }
     }
 
-    @Test func columnsAfterAByteOrderMarkCountFromTheFirstCharacter() {
+    @Test func columnsAfterAByteOrderMarkCountFromTheFirstCharacter() throws {
         let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("[1,]".utf8)
-        withKnownIssue("The BOM's three bytes are counted as columns on line 1") {
-            #expect(throws: JSONParseError(line: 1, column: 4, reason: "unexpected ']', expected a value")) {
-                try JSONParser.parse(bytes)
-            }
+        #expect(throws: JSONParseError(line: 1, column: 4, reason: "unexpected ']', expected a value")) {
+            try JSONParser.parse(bytes)
         }
     }
 

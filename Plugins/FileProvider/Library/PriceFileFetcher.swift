@@ -91,7 +91,7 @@ public final class PriceFileFetcher: PriceFetcher {
             throw ProviderError(.invalidResponse, "price file \(path) is \(identity.size) bytes; the limit is \(Self.maximumFileSize)")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ProviderError(.unavailable, "cannot open price file \(path)")
+            throw ProviderError(.unavailable, "cannot open price file \(path): \(String(cString: strerror(errno)))")
         }
         defer { try? handle.close() }
         let data: Data

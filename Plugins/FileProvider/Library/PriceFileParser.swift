@@ -22,7 +22,7 @@ public enum PriceFileParser {
             let lowered = path.lowercased()
             if lowered.hasSuffix(".csv") { return .csv }
             if lowered.hasSuffix(".json") { return .json }
-            let first = contents.first { ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0) }
+            let first = withoutByteOrderMark(contents).first { ![UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")].contains($0) }
             return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .json : .csv
         }
     }
@@ -141,17 +141,17 @@ public enum PriceFileParser {
     // MARK: CSV
 
     static func parseCSV(_ contents: [UInt8], path: String) throws(PriceFileError) -> PriceTable {
-        guard let text = String(validating: contents, as: UTF8.self) else {
-            throw PriceFileError(path: path, location: "", reason: "not UTF-8 text")
-        }
         var table = PriceTable()
         var sawData = false
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split bytes, not Characters: Swift reads "\r\n" as one Character, so
+        // splitting a String at "\n" would leave CRLF files in one piece.
+        for (offset, rawLine) in withoutByteOrderMark(contents).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let lineNumber = offset + 1
             func fail(_ reason: String) -> PriceFileError {
                 PriceFileError(path: path, location: "line \(lineNumber)", reason: reason)
             }
-            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let text = String(validating: rawLine, as: UTF8.self) else { throw fail("not UTF-8 text") }
+            let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -170,7 +170,7 @@ public enum PriceFileParser {
             var timestamp: Date?
             if fields.count == 4, !fields[3].isEmpty {
                 guard let date = ISO8601Timestamp.parse(fields[3]) else {
-                    throw fail("timestamp is not ISO 8601 such as 2026-11-20T12:00:00Z: \(JSONValue.quoted(fields[3]))")
+                    throw fail("timestamp is not an ISO 8601 timestamp such as 2026-11-20T12:00:00Z: \(JSONValue.quoted(fields[3]))")
                 }
                 timestamp = date
             }
@@ -180,5 +180,10 @@ public enum PriceFileParser {
         }
         guard !table.entries.isEmpty else { throw PriceFileError(path: path, location: "", reason: "no prices in the file") }
         return table
+    }
+
+    /// `bytes` without a leading UTF-8 byte order mark, as spreadsheet programs write one.
+    static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
     }
 }

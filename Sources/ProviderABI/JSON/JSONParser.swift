@@ -5,6 +5,8 @@ public struct JSONParser {
     public static let maximumDepth = 256
 
     private let bytes: [UInt8]
+    /// Where the text starts: after a UTF-8 byte order mark, if any.
+    private let start: Int
     private var index = 0
     private var depth = 0
 
@@ -27,13 +29,16 @@ public struct JSONParser {
 
     private init(bytes: [UInt8]) {
         self.bytes = bytes
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        index = start
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
-        guard let byte = current else { throw error("unexpected end of input, expected a value") }
+        guard let byte = current else {
+            throw error(depth == 0 ? "the text is empty, expected a JSON value" : "unexpected end of input, expected a value")
+        }
         switch byte {
         case UInt8(ascii: "{"): return try nested { (parser: inout JSONParser) throws(JSONParseError) in try parser.parseObject() }
         case UInt8(ascii: "["): return try nested { (parser: inout JSONParser) throws(JSONParseError) in try parser.parseArray() }
@@ -124,7 +129,8 @@ public struct JSONParser {
                 scalars.append(try parseEscape())
                 runStart = index
             case 0..<0x20:
-                throw error("control character \(describe(byte)) in a string; escape it")
+                let hex = String(byte, radix: 16, uppercase: true)
+                throw error("control character U+\(String(repeating: "0", count: 4 - hex.count))\(hex) in a string; escape it")
             default:
                 index += 1
             }
@@ -160,7 +166,8 @@ public struct JSONParser {
             return scalar
         default:
             index -= 1
-            throw error("invalid escape '\\\(describe(byte))'")
+            let shown = byte >= 0x21 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : describe(byte)
+            throw error("invalid escape '\\\(shown)'")
         }
     }
 
@@ -233,9 +240,9 @@ public struct JSONParser {
 
     private func error(_ reason: String) -> JSONParseError {
         var line = 1
-        var lineStart = 0
+        var lineStart = start
         let end = Swift.min(index, bytes.count)
-        for position in 0..<end where bytes[position] == UInt8(ascii: "\n") {
+        for position in start..<Swift.max(start, end) where bytes[position] == UInt8(ascii: "\n") {
             line += 1
             lineStart = position + 1
         }
