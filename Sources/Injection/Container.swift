@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Holds registrations and makes services from them.
 ///
 /// ```swift
@@ -24,8 +22,9 @@ public final class Container: Resolver, Sendable {
     /// The container whose registrations this one falls back to, if any.
     public let parent: Container?
 
-    /// Every entry under the key of type `S` is an `Entry<S>`.
-    let entries = Mutex<[RegistrationKey: any ServiceEntry]>([:])
+    /// Every entry under the key of type `S` is an `Entry<S>`. Resolving threads contend for
+    /// it, so it is a ``Lock`` rather than a `Mutex`.
+    let entries = Lock<[RegistrationKey: any ServiceEntry]>([:])
 
     /// Creates an empty container, optionally a child of `parent`.
     public init(parent: Container? = nil) {

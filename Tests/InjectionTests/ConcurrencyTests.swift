@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Injection
-import Synchronization
 import Testing
 
 /// Eight threads at once. Every loop here is bounded in count, and the waits in time.
@@ -18,13 +17,13 @@ struct ConcurrencyTests {
             Thread.sleep(forTimeInterval: 0.05)
             return Dependency()
         }
-        let resolved = Mutex<[ObjectIdentifier]>([])
+        let resolved = Recorder<ObjectIdentifier>()
         let failures = Counter()
 
         DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
             do {
                 let instance = try container.resolve(Dependency.self)
-                resolved.withLock { $0.append(ObjectIdentifier(instance)) }
+                resolved.append(ObjectIdentifier(instance))
             } catch {
                 failures.increment()
             }
@@ -32,7 +31,7 @@ struct ConcurrencyTests {
 
         #expect(made.count == 1)
         #expect(failures.count == 0)
-        let identities = resolved.withLock { $0 }
+        let identities = resolved.values
         #expect(identities.count == Self.threads)
         #expect(Set(identities).count == 1)
     }

@@ -3,17 +3,25 @@ extension Container {
     /// container that holds it.
     func lookup<Service>(_ type: Service.Type, name: String?) throws -> (Entry<Service>, Container) {
         let key = RegistrationKey(type, name: name)
-        var container = self
-        while true {
-            if let entry = container.entries.withLock({ $0[key] }) {
-                // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
-                return (unsafeDowncast(entry, to: Entry<Service>.self), container)
-            }
-            guard let parent = container.parent else {
-                throw missingRegistration(type, name: name)
-            }
-            container = parent
+        // Most lookups hit the container asked, so that case avoids the loop's bookkeeping.
+        if let entry = entries.withLock({ $0[key] }) {
+            // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
+            return (unsafeDowncast(entry, to: Entry<Service>.self), self)
         }
+        return try lookupInAncestors(type, key: key)
+    }
+
+    private func lookupInAncestors<Service>(
+        _ type: Service.Type, key: RegistrationKey
+    ) throws -> (Entry<Service>, Container) {
+        var container = parent
+        while let current = container {
+            if let entry = current.entries.withLock({ $0[key] }) {
+                return (unsafeDowncast(entry, to: Entry<Service>.self), current)
+            }
+            container = current.parent
+        }
+        throw missingRegistration(type, name: key.name)
     }
 
     func add<Service>(_ entry: Entry<Service>, name: String?) {

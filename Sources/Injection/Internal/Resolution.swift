@@ -36,7 +36,8 @@ final class Resolution: Resolver {
     /// The registration this resolution was started for; in progress for its whole life.
     private let root: any ServiceEntry
     /// `Resolver` is `Sendable`, so a factory could hand it to another thread; the lock keeps
-    /// the bookkeeping sound even then.
+    /// the bookkeeping sound even then. A resolution normally runs on one thread, so this lock
+    /// is uncontended and the cheaper `Mutex` serves (see ``Lock`` for where that matters).
     private let records = Mutex<[Record]>([])
 
     init(origin: Container, parent: Resolution?, root: any ServiceEntry) {

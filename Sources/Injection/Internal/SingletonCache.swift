@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Holds a singleton, created once.
 ///
 /// Reads take only `stored`'s lock. Creation holds `creation` for the duration of the factory,
@@ -7,9 +5,11 @@ import Synchronization
 /// resolutions of other services never touch this lock.
 final class SingletonCache<Service: Sendable>: InstanceCache {
     /// The instance, boxed so that the lock's type does not depend on `Service`: in generic
-    /// code a `Mutex<Service?>` would look its metadata up at run time on every read.
-    private let stored = Mutex<(any AnyObject & Sendable)?>(nil)
-    private let creation = Mutex<Void>(())
+    /// code a `Lock<Service?>` would look its metadata up at run time on every read.
+    private let stored = Lock<(any AnyObject & Sendable)?>(nil)
+    /// Held while the factory runs. Its value is unused; it is not `Void` because ThreadSanitizer
+    /// places a zero-sized value at the address of the lock's own fields and reports a race.
+    private let creation = Lock(false)
 
     func instance(orMake make: () throws -> Service) throws -> Service {
         if let box = stored.withLock({ $0 }) {
