@@ -61,12 +61,13 @@ public final class Container: Resolver, Sendable {
     }
 
     @inline(__always)
-    private func makeTopLevel<Service>(_ entry: Entry<Service>, owner: Container, argument: Any?) throws -> Service {
+    private func makeTopLevel<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
         if let cache = entry.cache {
             return try cache.instance {
-                try Resolution(origin: owner, parent: nil, root: entry).run(entry, owner: owner, argument: argument)
+                let owner = owner ?? self
+                return try Resolution(origin: owner, parent: nil, root: entry).run(entry, owner: owner, argument: argument)
             }
         }
-        return try Resolution(origin: self, parent: nil, root: entry).run(entry, owner: owner, argument: argument)
+        return try Resolution(origin: self, parent: nil, root: entry).run(entry, owner: owner ?? self, argument: argument)
     }
 }

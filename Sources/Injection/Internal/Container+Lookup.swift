@@ -1,19 +1,19 @@
 extension Container {
     /// Finds the registration for `type` and `name` here or in the nearest ancestor, with the
-    /// container that holds it.
-    func lookup<Service>(_ type: Service.Type, name: String?) throws -> (Entry<Service>, Container) {
+    /// ancestor that holds it, or `nil` when this container does (sparing a retain on the hot path).
+    func lookup<Service>(_ type: Service.Type, name: String?) throws -> (Entry<Service>, Container?) {
         let key = RegistrationKey(type, name: name)
         // Most lookups hit the container asked, so that case avoids the loop's bookkeeping.
         if let entry = entries.withLock({ $0[key] }) {
             // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
-            return (unsafeDowncast(entry, to: Entry<Service>.self), self)
+            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
         }
         return try lookupInAncestors(type, key: key)
     }
 
     private func lookupInAncestors<Service>(
         _ type: Service.Type, key: RegistrationKey
-    ) throws -> (Entry<Service>, Container) {
+    ) throws -> (Entry<Service>, Container?) {
         var container = parent
         while let current = container {
             if let entry = current.entries.withLock({ $0[key] }) {

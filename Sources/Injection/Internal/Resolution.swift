@@ -49,14 +49,14 @@ final class Resolution: Resolver {
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
         let (entry, owner) = try origin.lookup(type, name: name)
         try entry.checkNoArgument()
-        return try checkedInstance(of: entry, owner: owner, argument: nil)
+        return try checkedInstance(of: entry, owner: owner ?? origin, argument: nil)
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
         let (entry, owner) = try origin.lookup(type, name: name)
         let given = GivenArgument(argument)
         try entry.checkArgument(given)
-        return try checkedInstance(of: entry, owner: owner, argument: given.value)
+        return try checkedInstance(of: entry, owner: owner ?? origin, argument: given.value)
     }
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
