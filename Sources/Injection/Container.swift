@@ -64,10 +64,10 @@ public final class Container: Resolver, Sendable {
     private func makeTopLevel<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
         if let cache = entry.cache {
             return try cache.instance {
-                let owner = owner ?? self
-                return try Resolution(origin: owner, parent: nil, root: entry).run(entry, owner: owner, argument: argument)
+                // Shared instances resolve their dependencies where they are registered.
+                try Resolution(origin: owner ?? self, parent: nil, root: entry).run(entry, owner: nil, argument: argument)
             }
         }
-        return try Resolution(origin: self, parent: nil, root: entry).run(entry, owner: owner ?? self, argument: argument)
+        return try Resolution(origin: self, parent: nil, root: entry).run(entry, owner: owner, argument: argument)
     }
 }

@@ -10,9 +10,10 @@ final class Entry<Service>: ServiceEntry {
     let scope: Scope
     /// `nil` when the factory takes no argument.
     let argument: ArgumentType?
-    /// Runs the user's factory with the resolution, the container that holds this entry, and
-    /// the argument, already checked against ``argument``.
-    let make: @Sendable (Resolution, Container, Any?) throws -> Service
+    /// Runs the user's factory with the resolution, the container that holds this entry (`nil`
+    /// when it is the resolution's origin), and the argument, already checked against
+    /// ``argument``.
+    let make: @Sendable (Resolution, Container?, Any?) throws -> Service
     /// Where a singleton or weak instance is kept; `nil` for transient and graph.
     let cache: (any InstanceCache<Service>)?
 
@@ -21,7 +22,7 @@ final class Entry<Service>: ServiceEntry {
         scope: Scope,
         argument: ArgumentType?,
         cache: (any InstanceCache<Service>)?,
-        make: @escaping @Sendable (Resolution, Container, Any?) throws -> Service
+        make: @escaping @Sendable (Resolution, Container?, Any?) throws -> Service
     ) {
         let type = typeName(Service.self)
         displayName = registrationName(typeName: type, name: name)

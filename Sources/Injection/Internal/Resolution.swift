@@ -49,18 +49,18 @@ final class Resolution: Resolver {
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
         let (entry, owner) = try origin.lookup(type, name: name)
         try entry.checkNoArgument()
-        return try checkedInstance(of: entry, owner: owner ?? origin, argument: nil)
+        return try checkedInstance(of: entry, owner: owner, argument: nil)
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
         let (entry, owner) = try origin.lookup(type, name: name)
         let given = GivenArgument(argument)
         try entry.checkArgument(given)
-        return try checkedInstance(of: entry, owner: owner ?? origin, argument: given.value)
+        return try checkedInstance(of: entry, owner: owner, argument: given.value)
     }
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
-    func run<Service>(_ entry: Entry<Service>, owner: Container, argument: Any?) throws -> Service {
+    func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
         do {
             return try entry.make(self, owner, argument)
         } catch let error as ResolutionError {
@@ -72,15 +72,17 @@ final class Resolution: Resolver {
         }
     }
 
-    /// Returns an instance of `entry`, held by `owner`, within this resolution; the argument
-    /// has been checked.
-    func checkedInstance<Service>(of entry: Entry<Service>, owner: Container, argument: Any?) throws -> Service {
+    /// Returns an instance of `entry`, held by `owner` (`nil` for this resolution's origin),
+    /// within this resolution; the argument has been checked.
+    func checkedInstance<Service>(of entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
         if let cache = entry.cache {
             if isInProgress(entry) {
                 throw cycle(closingWith: entry)
             }
             return try cache.instance {
-                try Resolution(origin: owner, parent: self, root: entry).run(entry, owner: owner, argument: argument)
+                // Shared instances resolve their dependencies where they are registered.
+                let owner = owner ?? origin
+                return try Resolution(origin: owner, parent: self, root: entry).run(entry, owner: nil, argument: argument)
             }
         }
         if entry === root {
