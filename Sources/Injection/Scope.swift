@@ -18,6 +18,10 @@ public enum Scope: Sendable, Hashable {
     /// `Sendable` because the instance is shared across threads; registering a non-`Sendable`
     /// type in this scope stops the program. A factory that throws caches nothing: the next
     /// resolve runs it again.
+    ///
+    /// A dependency cycle through singletons is reported as an error on one thread; if two
+    /// threads start the cycle from opposite ends at the same moment, each waits for the
+    /// other's singleton instead.
     case singleton
     /// Shared while something else holds a strong reference to it, then made anew.
     ///
