@@ -1,1 +1,118 @@
-print("benchmark pending")
+import Foundation
+import Injection
+
+// Times the container against the bare baseline; see BENCHMARKS.md for how to read it.
+// `--quick` runs fewer iterations, for a smoke test.
+
+let quick = CommandLine.arguments.contains("--quick")
+/// `--profile CASE [COUNT]` loops on one case for a profiler: baseline, transient, singleton,
+/// named, chain.
+let profileIndex = CommandLine.arguments.firstIndex(of: "--profile")
+let profiled = profileIndex.map { CommandLine.arguments[$0 + 1] }
+let profileCount = profileIndex.flatMap { CommandLine.arguments.count > $0 + 2 ? Int(CommandLine.arguments[$0 + 2]) : nil } ?? 5_000_000
+let rounds = quick ? 3 : 9
+let iterations = quick ? 100_000 : 1_000_000
+let memoryResolutions = quick ? 1_000_000 : 10_000_000
+
+func fail(_ error: any Error) -> Never {
+    fatalError("benchmark setup is wrong: \(error)")
+}
+
+let names = (0..<50).map { "provider/\($0)" }
+let wantedName = names[37]
+
+// The baseline, with the same services.
+let bare = BareContainer()
+bare.register(Leaf.self) { _ in Leaf() }
+bare.register(Level3.self) { c in Level3(leaf: c.resolve(Leaf.self)) }
+bare.register(Level2.self) { c in Level2(next: c.resolve(Level3.self)) }
+bare.register(Level1.self) { c in Level1(next: c.resolve(Level2.self)) }
+
+let container = Container()
+container.register(Leaf.self, scope: .transient) { _ in Leaf() }
+container.register(Leaf.self, name: "singleton", scope: .singleton) { _ in Leaf() }
+for name in names {
+    container.register(PriceSource.self, name: name, scope: .singleton) { _ in NamedSource(symbol: name) }
+}
+let chain = Container()
+chain.register(Leaf.self) { _ in Leaf() }
+chain.register(Level3.self) { r in Level3(leaf: try r.resolve(Leaf.self)) }
+chain.register(Level2.self) { r in Level2(next: try r.resolve(Level3.self)) }
+chain.register(Level1.self) { r in Level1(next: try r.resolve(Level2.self)) }
+
+if let profiled {
+    for _ in 0..<profileCount {
+        do {
+            switch profiled {
+            case "transient": blackHole(try container.resolve(Leaf.self))
+            case "singleton": blackHole(try container.resolve(Leaf.self, name: "singleton"))
+            case "named": blackHole(try container.resolve(PriceSource.self, name: wantedName))
+            case "chain": blackHole(try chain.resolve(Level1.self))
+            case "baseline-chain": blackHole(bare.resolve(Level1.self))
+            default: blackHole(bare.resolve(Leaf.self))
+            }
+        } catch {
+            fail(error)
+        }
+    }
+    exit(0)
+}
+
+struct Result {
+    let name: String
+    let nanoseconds: Double
+    let baseline: Double
+}
+
+var results: [Result] = []
+
+let baseline = nanosecondsPerCall(rounds: rounds, iterations: iterations) {
+    blackHole(bare.resolve(Leaf.self))
+}
+let baselineChain = nanosecondsPerCall(rounds: rounds, iterations: iterations / 4) {
+    blackHole(bare.resolve(Level1.self))
+}
+let baselineTwoThreads = nanosecondsPerCallConcurrently(threads: 2, rounds: rounds, iterations: iterations) {
+    blackHole(bare.resolve(Leaf.self))
+}
+
+results.append(Result(name: "transient, no dependencies", nanoseconds: nanosecondsPerCall(rounds: rounds, iterations: iterations) {
+    do { blackHole(try container.resolve(Leaf.self)) } catch { fail(error) }
+}, baseline: baseline))
+results.append(Result(name: "singleton", nanoseconds: nanosecondsPerCall(rounds: rounds, iterations: iterations) {
+    do { blackHole(try container.resolve(Leaf.self, name: "singleton")) } catch { fail(error) }
+}, baseline: baseline))
+results.append(Result(name: "named, 1 of 50 (singleton)", nanoseconds: nanosecondsPerCall(rounds: rounds, iterations: iterations) {
+    do { blackHole(try container.resolve(PriceSource.self, name: wantedName)) } catch { fail(error) }
+}, baseline: baseline))
+let chainTime = nanosecondsPerCall(rounds: rounds, iterations: iterations / 4) {
+    do { blackHole(try chain.resolve(Level1.self)) } catch { fail(error) }
+}
+results.append(Result(name: "4-deep chain, graph scope (per chain)", nanoseconds: chainTime, baseline: baselineChain))
+results.append(Result(name: "singleton, 2 threads at once (per thread)", nanoseconds: nanosecondsPerCallConcurrently(threads: 2, rounds: rounds, iterations: iterations) {
+    do { blackHole(try container.resolve(Leaf.self, name: "singleton")) } catch { fail(error) }
+}, baseline: baselineTwoThreads))
+
+func format(_ value: Double) -> String {
+    String(format: "%8.1f", value)
+}
+
+print("injection-benchmark\(quick ? " --quick" : ""): median of \(rounds) rounds, \(iterations) resolves a round")
+print("")
+print("baseline (bare Mutex dictionary, 1 lookup):   \(format(baseline)) ns")
+print("baseline, 4-deep chain (4 nested lookups):   \(format(baselineChain)) ns")
+print("baseline, 2 threads at once (per thread):     \(format(baselineTwoThreads)) ns")
+print("")
+print("case                                          ns/resolve  vs baseline  vs like-for-like")
+for result in results {
+    let name = result.name.padding(toLength: 44, withPad: " ", startingAt: 0)
+    print("\(name) \(format(result.nanoseconds))    \(String(format: "%6.2fx", result.nanoseconds / baseline))      \(String(format: "%6.2fx", result.nanoseconds / result.baseline))")
+}
+
+let before = residentKilobytes()
+for _ in 0..<memoryResolutions {
+    do { blackHole(try chain.resolve(Level1.self)) } catch { fail(error) }
+}
+let after = residentKilobytes()
+print("")
+print("resident memory around \(memoryResolutions) resolutions of the 4-deep graph-scope chain: \(before) KiB before, \(after) KiB after (\(after - before >= 0 ? "+" : "")\(after - before) KiB)")

@@ -1,2 +1,110 @@
+import Injection
 import Testing
-@testable import Injection
+
+struct ContainerTests {
+    @Test
+    func resolvesWhatWasRegistered() throws {
+        let container = Container()
+        container.register(PriceFetcher.self) { _ in StubFetcher(source: "stub") }
+
+        let fetcher = try container.resolve(PriceFetcher.self)
+
+        #expect(fetcher.source == "stub")
+    }
+
+    @Test
+    func namedRegistrationsAreKeptApart() throws {
+        let container = Container()
+        container.register(PriceFetcher.self) { _ in StubFetcher(source: "unnamed") }
+        container.register(PriceFetcher.self, name: "coinbase/BTC") { _ in StubFetcher(source: "btc") }
+        container.register(PriceFetcher.self, name: "coinbase/ETH") { _ in StubFetcher(source: "eth") }
+
+        #expect(try container.resolve(PriceFetcher.self).source == "unnamed")
+        #expect(try container.resolve(PriceFetcher.self, name: "coinbase/BTC").source == "btc")
+        #expect(try container.resolve(PriceFetcher.self, name: "coinbase/ETH").source == "eth")
+    }
+
+    @Test
+    func laterRegistrationReplacesEarlierOne() throws {
+        let container = Container()
+        container.register(PriceFetcher.self) { _ in StubFetcher(source: "first") }
+        container.register(PriceFetcher.self) { _ in StubFetcher(source: "second") }
+
+        #expect(try container.resolve(PriceFetcher.self).source == "second")
+    }
+
+    @Test
+    func factoryResolvesItsDependenciesThroughTheResolver() throws {
+        let container = Container()
+        container.register(Dependency.self) { _ in Dependency() }
+        container.register(Service.self) { r in Service(dependency: try r.resolve(Dependency.self)) }
+
+        let service = try container.resolve(Service.self)
+
+        _ = service.dependency
+    }
+
+    @Test
+    func nonSendableServicesResolveInTransientAndGraphScope() throws {
+        let container = Container()
+        container.register(Scratchpad.self, name: "transient", scope: .transient) { _ in Scratchpad() }
+        container.register(Scratchpad.self, name: "graph") { _ in Scratchpad() }
+
+        let transient = try container.resolve(Scratchpad.self, name: "transient")
+        let graph = try container.resolve(Scratchpad.self, name: "graph")
+
+        #expect(transient !== graph)
+    }
+
+    @Test
+    func namesListsThisContainersAndAncestorsSortedWithoutDuplicatesOrUnnamed() {
+        let parent = Container()
+        parent.register(PriceFetcher.self) { _ in StubFetcher(source: "unnamed") }
+        parent.register(PriceFetcher.self, name: "file") { _ in StubFetcher(source: "file") }
+        parent.register(PriceFetcher.self, name: "coinbase/ETH") { _ in StubFetcher(source: "eth") }
+        let child = Container(parent: parent)
+        child.register(PriceFetcher.self, name: "coinbase/BTC") { _ in StubFetcher(source: "btc") }
+        child.register(PriceFetcher.self, name: "file") { _ in StubFetcher(source: "file in child") }
+        child.register(Dependency.self, name: "not a fetcher") { _ in Dependency() }
+
+        #expect(child.names(for: PriceFetcher.self) == ["coinbase/BTC", "coinbase/ETH", "file"])
+        #expect(parent.names(for: PriceFetcher.self) == ["coinbase/ETH", "file"])
+        #expect(child.names(for: Service.self) == [])
+    }
+
+    @Test
+    func hasRegistrationLooksInAncestors() {
+        let parent = Container()
+        parent.register(PriceFetcher.self, name: "file") { _ in StubFetcher(source: "file") }
+        let child = Container(parent: parent)
+        child.register(Dependency.self) { _ in Dependency() }
+
+        #expect(child.hasRegistration(PriceFetcher.self, name: "file"))
+        #expect(child.hasRegistration(Dependency.self))
+        #expect(!child.hasRegistration(PriceFetcher.self))
+        #expect(!parent.hasRegistration(Dependency.self))
+    }
+
+    @Test
+    func installAppliesModulesInOrder() throws {
+        struct First: Module {
+            func register(into container: Container) {
+                container.register(PriceFetcher.self) { _ in StubFetcher(source: "first") }
+                container.register(PriceFetcher.self, name: "only first") { _ in StubFetcher(source: "first") }
+            }
+        }
+        struct Second: Module {
+            func register(into container: Container) {
+                container.register(PriceFetcher.self) { _ in StubFetcher(source: "second") }
+            }
+        }
+        let variadic = Container()
+        variadic.install(First(), Second())
+        let array = Container()
+        array.install([Second(), First()])
+
+        #expect(try variadic.resolve(PriceFetcher.self).source == "second")
+        #expect(try variadic.resolve(PriceFetcher.self, name: "only first").source == "first")
+        #expect(try array.resolve(PriceFetcher.self).source == "first")
+    }
+}

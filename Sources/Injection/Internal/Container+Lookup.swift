@@ -1,0 +1,42 @@
+extension Container {
+    /// Finds the registration for `type` and `name` here or in the nearest ancestor, with the
+    /// ancestor that holds it, or `nil` when this container does (sparing a retain on the hot path).
+    func lookup<Service>(_ type: Service.Type, name: String?) throws -> (Entry<Service>, Container?) {
+        let key = RegistrationKey(type, name: name)
+        // Most lookups hit the container asked, so that case avoids the loop's bookkeeping.
+        if let entry = entries.withLock({ $0[key] }) {
+            // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
+            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+        }
+        return try lookupInAncestors(type, key: key)
+    }
+
+    private func lookupInAncestors<Service>(
+        _ type: Service.Type, key: RegistrationKey
+    ) throws -> (Entry<Service>, Container?) {
+        var container = parent
+        while let current = container {
+            if let entry = current.entries.withLock({ $0[key] }) {
+                return (unsafeDowncast(entry, to: Entry<Service>.self), current)
+            }
+            container = current.parent
+        }
+        throw missingRegistration(type, name: key.name)
+    }
+
+    func add<Service>(_ entry: Entry<Service>, name: String?) {
+        let key = RegistrationKey(Service.self, name: name)
+        entries.withLock { $0[key] = entry }
+    }
+
+    private func missingRegistration<Service>(_ type: Service.Type, name: String?) -> ResolutionError {
+        var hasUnnamed = false
+        var container: Container? = self
+        while let current = container {
+            hasUnnamed = hasUnnamed || current.entries.withLock { $0[RegistrationKey(type, name: nil)] != nil }
+            container = current.parent
+        }
+        return ResolutionError.missingRegistration(
+            typeName: typeName(type), name: name, registeredNames: names(for: type), hasUnnamed: hasUnnamed)
+    }
+}

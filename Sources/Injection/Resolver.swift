@@ -1,0 +1,24 @@
+/// What a factory receives to resolve its own dependencies.
+///
+/// The resolver handed to a factory belongs to one top-level resolution: lookups start at the
+/// container where that resolution began (so a child container's overrides apply to the
+/// dependencies of services registered only in its parent), ``Scope/graph`` instances are
+/// shared through it, and dependency cycles are detected through it. Use it only while the
+/// factory runs and on the factory's thread: graph-scope instances, which need not be
+/// `Sendable`, are shared through it. Resolving through the container itself from inside a
+/// factory starts a new, unrelated resolution, which neither shares the graph nor detects
+/// cycles through the outer one.
+public protocol Resolver: Sendable {
+    /// Returns the service registered for `type` under `name` (`nil` for the unnamed one).
+    ///
+    /// - Throws: ``ResolutionError`` when nothing is registered, the registration needs an
+    ///   argument, a dependency cycle is found, or a factory throws.
+    func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service
+
+    /// Returns the service registered for `type` under `name`, passing `argument` to its factory.
+    ///
+    /// - Throws: ``ResolutionError`` as ``resolve(_:name:)`` does, and with code
+    ///   ``ResolutionError/Code/argumentTypeMismatch`` when the registration takes no argument
+    ///   or one of another type.
+    func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service
+}
