@@ -14,6 +14,10 @@ public struct PluginContext: Sendable {
         self.host = host
     }
 
+    /// The host's HTTP service: its timeouts, retries, size cap and user agent,
+    /// as configured for this provider. Throws `unavailable` in a 1.0 host.
+    public var http: any HTTPClient { HostHTTPClient(host: host) }
+
     /// Writes one line to the host's log (stderr); safe from any thread.
     public func log(_ level: LogLevel, _ message: String) {
         host.log(level, message)

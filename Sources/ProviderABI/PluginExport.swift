@@ -15,7 +15,7 @@ public enum PluginExport {
         guard let host else { return nil }
         let table = host.assumingMemoryBound(to: ph_host_services.self)
         guard table.pointee.abi_major == PRICEHOST_ABI_MAJOR,
-              Int(table.pointee.struct_size) >= MemoryLayout<ph_host_services>.size else { return nil }
+              Int(table.pointee.struct_size) >= HostServices.sizeV1_0 else { return nil }
         let services = HostServices(table: table)
         let settings: JSONValue
         do {

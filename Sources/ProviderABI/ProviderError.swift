@@ -23,6 +23,8 @@ public struct ProviderError: Error, CustomStringConvertible, Sendable, Hashable 
         public static let unavailable = Code(rawValue: "unavailable")
         /// The answer did not come in time.
         public static let timeout = Code(rawValue: "timeout")
+        /// The answer was larger than the provider's `maxResponseBytes`.
+        public static let responseTooLarge = Code(rawValue: "response_too_large")
         /// Anything else.
         public static let failed = Code(rawValue: "failed")
     }

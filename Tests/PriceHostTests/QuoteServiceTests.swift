@@ -38,7 +38,8 @@ struct QuoteServiceTests {
         var report = PluginLoadReport()
         report.plugins = [plugin("file", assets: [nil, "BTC"], amount: 100), plugin("peg", assets: [nil], amount: 1)]
         self.report = report
-        container = CompositionRoot.makeContainer(config: config, report: report, diagnostics: Diagnostics(sink: { _ in }))
+        container = CompositionRoot.makeContainer(config: config, diagnostics: Diagnostics(sink: { _ in }))
+        CompositionRoot.registerPlugins(report, into: container)
     }
 
     var service: QuoteService { QuoteService(container: container, config: config, report: report) }

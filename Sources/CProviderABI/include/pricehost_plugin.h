@@ -44,8 +44,12 @@ extern "C" {
 #define PRICEHOST_PLUGIN_MAGIC 0x50485031u
 /** The ABI major version this header describes; it is in the entry symbol's name. */
 #define PRICEHOST_ABI_MAJOR 1
-/** The ABI minor version this header describes. */
-#define PRICEHOST_ABI_MINOR 0
+/**
+ * The ABI minor version this header describes.
+ *   1.0  descriptor, fetchers, settings, logging, registration
+ *   1.1  host HTTP service: ph_host_services.http_get
+ */
+#define PRICEHOST_ABI_MINOR 1
 /** The name of the function every plugin exports. */
 #define PRICEHOST_PLUGIN_ENTRY_SYMBOL "pricehost_plugin_entry_v1"
 
@@ -142,6 +146,69 @@ typedef struct ph_fetcher {
     ph_fetch_function fetch;
 } ph_fetcher;
 
+/** One HTTP header. (1.1) */
+typedef struct ph_http_header {
+    /** Header name; in responses, lower case. */
+    const char *name;
+    /** Header value. */
+    const char *value;
+} ph_http_header;
+
+/**
+ * An HTTP GET a plugin asks the host to perform. (1.1) Built by the plugin;
+ * the host copies everything before `http_get` returns, so it may live on
+ * the plugin's stack.
+ */
+typedef struct ph_http_request {
+    /** sizeof(ph_http_request) as the plugin compiled it. */
+    uint32_t struct_size;
+    /** An absolute http:// or https:// URL. */
+    const char *url;
+    /** `header_count` headers to send; may be NULL when the count is 0. */
+    const ph_http_header *headers;
+    /** Number of entries in `headers`. */
+    size_t header_count;
+    /**
+     * Time allowed for each attempt, in milliseconds; 0 takes the provider's
+     * `timeoutSeconds` from plugins.json (10 s by default). The host caps it
+     * at that setting.
+     */
+    uint32_t timeout_ms;
+} ph_http_request;
+
+/**
+ * The host's answer to `http_get`. (1.1) Built by the host; valid only
+ * during the completion call (copy what you need). Any status is an answer,
+ * 4xx and 5xx included: the host has already retried what can succeed on
+ * retry, within the provider's `maxAttempts`.
+ */
+typedef struct ph_http_response {
+    /** sizeof(ph_http_response) as the host compiled it. */
+    uint32_t struct_size;
+    /** The HTTP status code, e.g. 200. */
+    int32_t status;
+    /** Response headers, names in lower case. */
+    const ph_http_header *headers;
+    /** Number of entries in `headers`. */
+    size_t header_count;
+    /** The body; not NUL-terminated; NULL when `body_length` is 0. */
+    const uint8_t *body;
+    /** Length of `body` in bytes; never more than the provider's `maxResponseBytes`. */
+    size_t body_length;
+} ph_http_response;
+
+/**
+ * Completion of one `http_get`. (1.1) Called by the host exactly once,
+ * from any thread, with exactly one of `response` and `error` non-NULL.
+ * `error->code` is one of "timeout", "unavailable" (connection failed),
+ * "response_too_large" or "invalid_request" (a URL the host will not fetch).
+ */
+typedef void (*ph_http_completion)(void *context, const ph_http_response *response, const ph_error *error);
+
+/** The type of `ph_host_services.http_get`. (1.1) */
+typedef void (*ph_http_get_function)(void *host_context, const ph_http_request *request,
+                                     ph_http_completion completion, void *context);
+
 /**
  * Services the host gives a plugin. Owned by the host; the pointer passed
  * to the entry function and every function in it stay valid for the life of
@@ -184,6 +251,18 @@ typedef struct ph_host_services {
      * or two for the same asset, fail the whole plugin.
      */
     int (*register_fetcher)(void *host_context, const ph_fetcher *fetcher);
+
+    /* ---- 1.1: check struct_size >= offsetof(ph_host_services, http_get) + sizeof(void *) before use ---- */
+
+    /**
+     * Performs an HTTP GET with the host's networking: its timeouts, retries
+     * (timeouts, connection failures, 429 honouring Retry-After, 5xx; never
+     * another 4xx), response size cap and user agent, as configured for this
+     * plugin's provider in plugins.json. Returns at once; `completion` is
+     * called later, exactly once, with `context`. Any thread; may be called
+     * concurrently.
+     */
+    ph_http_get_function http_get;
 } ph_host_services;
 
 /**

@@ -48,8 +48,9 @@ public struct PriceHostApp: Sendable {
             diagnostics.error(error.description)
             return .configOrPlugin
         }
-        let report = CompositionRoot.loadPlugins(config: config, environment: environment, diagnostics: diagnostics)
-        let container = CompositionRoot.makeContainer(config: config, report: report, diagnostics: diagnostics)
+        let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics)
+        let report = CompositionRoot.loadPlugins(config: config, environment: environment, diagnostics: diagnostics, container: container)
+        CompositionRoot.registerPlugins(report, into: container)
 
         switch invocation.command {
         case .fetch:

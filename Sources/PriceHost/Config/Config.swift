@@ -35,12 +35,20 @@ public struct Config: Sendable {
     public var plugins: [PluginReference] = []
     /// `pluginDirectories`, made absolute.
     public var pluginDirectories: [String] = []
-    /// `providers`: each provider's settings object, with `${VAR}` replaced, by provider name.
+    /// `providers`: each provider's settings object, with `${VAR}` replaced and
+    /// the host's own keys (``ProviderPolicy/keys``) removed, by provider name.
     public var providerSettings: [String: JSONValue] = [:]
+    /// The host's networking policy per provider, from the same objects.
+    public var providerPolicies: [String: ProviderPolicy] = [:]
     /// `defaults`.
     public var defaults = Defaults()
     /// `assets`, by upper-case asset code.
     public var assets: [String: AssetSettings] = [:]
+
+    /// The networking policy for `provider`: its own, or the defaults.
+    public func policy(for provider: String) -> ProviderPolicy {
+        providerPolicies[provider] ?? ProviderPolicy()
+    }
 
     /// The currency to use when none is given on the command line.
     public var defaultCurrency: String { defaults.currency ?? "USD" }

@@ -45,7 +45,11 @@ public enum ConfigParser {
         for (name, settings) in try root.optionalMember("providers")?.members() ?? [] {
             guard ProviderName.isValid(name) else { throw settings.error(ProviderName.rule) }
             _ = try settings.members()  // settings must be an object
-            config.providerSettings[name] = try EnvironmentSubstitution.apply(to: settings, environment: environment)
+            let substituted = JSONCursor(try EnvironmentSubstitution.apply(to: settings, environment: environment), path: settings.path)
+            config.providerPolicies[name] = try ProviderPolicy(settings: substituted)
+            guard case .object(var object) = substituted.value else { throw settings.error("expected an object") }
+            for key in ProviderPolicy.keys { object[key] = nil }
+            config.providerSettings[name] = .object(object)
         }
         if let defaults = try root.optionalMember("defaults") {
             try defaults.rejectUnknownKeys(allowed: ["provider", "currency"])

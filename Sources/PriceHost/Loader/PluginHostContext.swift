@@ -1,5 +1,6 @@
 import CProviderABI
 import Glibc
+import ProviderABI
 import Synchronization
 
 /// What stands behind one plugin's `host_context`: its name for log lines,
@@ -11,16 +12,31 @@ final class PluginHostContext: Sendable {
     let pluginPath: String
     let diagnostics: Diagnostics
     private let settingsText: [String: String]
+    private let httpClients: @Sendable (String?) -> any HTTPClient
+    /// The provider name, once the descriptor has been read; `nil` during the entry call.
+    private let provider = Mutex<String?>(nil)
     /// Addresses of the C copies handed out by `settings_json`, kept for the
     /// life of the process. Held as integers: a pointer is not `Sendable`.
     private let settingsCopies = Mutex<[String: UInt]>([:])
     /// Addresses of fetchers registered through `register_fetcher`; open only during the entry call.
     private let registration = Mutex<(isOpen: Bool, fetchers: [UInt])>((false, []))
 
-    init(pluginPath: String, settingsText: [String: String], diagnostics: Diagnostics) {
+    init(pluginPath: String, settingsText: [String: String], diagnostics: Diagnostics,
+         httpClients: @escaping @Sendable (String?) -> any HTTPClient) {
         self.pluginPath = pluginPath
         self.settingsText = settingsText
         self.diagnostics = diagnostics
+        self.httpClients = httpClients
+    }
+
+    /// Records which provider this plugin turned out to be, so its HTTP gets that provider's policy.
+    func setProvider(_ name: String) {
+        provider.withLock { $0 = name }
+    }
+
+    /// The HTTP client for this plugin's provider (the default policy during the entry call).
+    func httpClient() -> any HTTPClient {
+        httpClients(provider.withLock { $0 })
     }
 
     /// Builds the services table for this plugin.
@@ -34,7 +50,8 @@ final class PluginHostContext: Sendable {
             settings_json: hostSettingsJSON,
             config_directory: UnsafePointer(strdup(configDirectory)),
             log: hostLog,
-            register_fetcher: hostRegisterFetcher))
+            register_fetcher: hostRegisterFetcher,
+            http_get: hostHTTPGet))
         return UnsafePointer(table)
     }
 

@@ -18,11 +18,15 @@ public struct PluginLoader: Sendable {
     public var searchPath: PluginSearchPath
     /// Where plugins' log lines go.
     public var diagnostics: Diagnostics
+    /// The HTTP client a provider's plugin gets (`nil`: before it has said its name).
+    public var httpClients: @Sendable (String?) -> any HTTPClient
 
     /// Creates a loader.
-    public init(searchPath: PluginSearchPath, diagnostics: Diagnostics) {
+    public init(searchPath: PluginSearchPath, diagnostics: Diagnostics,
+                httpClients: @escaping @Sendable (String?) -> any HTTPClient) {
         self.searchPath = searchPath
         self.diagnostics = diagnostics
+        self.httpClients = httpClients
     }
 
     /// Loads every plugin `config` names: `plugins`, then every `*.so` in each of `pluginDirectories`.
@@ -111,13 +115,15 @@ public struct PluginLoader: Sendable {
             return fail("no \(PRICEHOST_PLUGIN_ENTRY_SYMBOL) symbol: not a pricehost plugin, or the entry is not exported (in C, give it default visibility)")
         }
         let entry = unsafeBitCast(symbol, to: ph_plugin_entry_v1.self)
-        let context = PluginHostContext(pluginPath: path, settingsText: settings, diagnostics: diagnostics)
+        let context = PluginHostContext(pluginPath: path, settingsText: settings, diagnostics: diagnostics, httpClients: httpClients)
         let table = context.makeTable(configDirectory: configDirectory)
         let (returned, registered) = context.withRegistrationOpen { entry(table) }
         guard let descriptor = returned else {
             return fail("the entry function returned no descriptor: the plugin declined to load (its own messages, if any, are above)")
         }
-        return DescriptorReader.read(descriptor, registered: registered, path: path).mapError { PluginFailure(path: path, reason: $0.reason) }
+        let result = DescriptorReader.read(descriptor, registered: registered, path: path)
+        if case .success(let plugin) = result { context.setProvider(plugin.name) }
+        return result.mapError { PluginFailure(path: path, reason: $0.reason) }
     }
 }
 

@@ -5,12 +5,15 @@ import ProviderABI
 ///
 /// ```
 /// arguments, environment
-///   -> ConfigLocator -> Config                      (plugins.json)
-///   -> PluginSearchPath + PluginLoader -> PluginLoadReport   (dlopen, descriptors)
+///   -> ConfigLocator -> Config                              (plugins.json)
 ///   -> Container:
-///        Config, PluginLoadReport, Diagnostics       singletons
-///        PriceFetcher "provider"                     each plugin's general fetcher
-///        PriceFetcher "provider/ASSET"               each plugin's dedicated fetchers
+///        Config, Diagnostics                                singletons
+///        Networking                                         URLSessionNetworking, made on first use
+///        HTTPClient (argument: provider)                    ProviderHTTPClient: the provider's policy around Networking
+///   -> PluginSearchPath + PluginLoader -> PluginLoadReport  (dlopen, descriptors; plugins get HTTPClient from the container)
+///   -> Container:
+///        PluginLoadReport                                   singleton
+///        PriceFetcher "provider", "provider/ASSET"          each plugin's fetchers
 ///   -> QuoteService (routes an asset to a fetcher name, fetches concurrently)
 ///   -> a command (fetch, providers, check) -> QuoteFormatter -> stdout
 /// ```
@@ -22,21 +25,54 @@ public enum CompositionRoot {
                           currentDirectory: FilePath.currentDirectory).load()
     }
 
-    /// Loads every plugin the config names; failures are collected, not thrown.
-    public static func loadPlugins(config: Config, environment: [String: String], diagnostics: Diagnostics) -> PluginLoadReport {
-        let searchPath = PluginSearchPath(config: config, environment: environment,
-                                          executableDirectory: ExecutableLocation.directory)
-        return PluginLoader(searchPath: searchPath, diagnostics: diagnostics).loadAll(config: config)
-    }
-
-    /// The container every command resolves from.
-    public static func makeContainer(config: Config, report: PluginLoadReport, diagnostics: Diagnostics) -> Container {
+    /// The container with the host's own services; plugins are added by ``registerPlugins(_:into:)``.
+    public static func makeContainer(config: Config, diagnostics: Diagnostics) -> Container {
         let container = Container()
         container.register(Config.self, scope: .singleton) { _ in config }
-        container.register(PluginLoadReport.self, scope: .singleton) { _ in report }
         container.register(Diagnostics.self, scope: .singleton) { _ in diagnostics }
-        container.install(PluginFetchersModule(plugins: report.plugins))
+        // Made on first use, so a command that needs no HTTP never starts URLSession.
+        container.register(Networking.self, scope: .singleton) { _ in URLSessionNetworking() }
+        container.register(HTTPClient.self) { (resolver, provider: String) in
+            ProviderHTTPClient(transport: try resolver.resolve(Networking.self), policy: config.policy(for: provider))
+        }
         return container
+    }
+
+    /// Loads every plugin the config names; failures are collected, not thrown.
+    /// Plugins get their HTTP client from `container` (a child container in tests).
+    public static func loadPlugins(config: Config, environment: [String: String], diagnostics: Diagnostics,
+                                   container: Container) -> PluginLoadReport {
+        let searchPath = PluginSearchPath(config: config, environment: environment,
+                                          executableDirectory: ExecutableLocation.directory)
+        let loader = PluginLoader(searchPath: searchPath, diagnostics: diagnostics) { provider in
+            httpClient(for: provider ?? "", in: container)
+        }
+        return loader.loadAll(config: config)
+    }
+
+    /// Registers the report and each loaded plugin's fetchers.
+    public static func registerPlugins(_ report: PluginLoadReport, into container: Container) {
+        container.register(PluginLoadReport.self, scope: .singleton) { _ in report }
+        container.install(PluginFetchersModule(plugins: report.plugins))
+    }
+
+    /// The provider's HTTP client from `container`; the registration is the composition root's own,
+    /// so a failure here is a wiring mistake, reported as an unavailable network rather than a crash.
+    static func httpClient(for provider: String, in container: Container) -> any HTTPClient {
+        do {
+            return try container.resolve(HTTPClient.self, argument: provider)
+        } catch {
+            return UnavailableHTTPClient(reason: "\(error)")
+        }
+    }
+}
+
+/// An HTTP client that explains why there is none.
+struct UnavailableHTTPClient: HTTPClient {
+    let reason: String
+
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw ProviderError(.unavailable, "GET \(request.url): no HTTP client: \(reason)")
     }
 }
 

@@ -19,6 +19,15 @@ struct HostServices: @unchecked Sendable {
         table.pointee.config_directory.map { String(cString: $0) } ?? "."
     }
 
+    /// The size of the 1.0 table: a host of this size has no HTTP service.
+    static let sizeV1_0 = MemoryLayout<ph_host_services>.offset(of: \ph_host_services.http_get) ?? MemoryLayout<ph_host_services>.size
+
+    /// The host's `http_get`, when the host is 1.1 or newer.
+    var httpGet: ph_http_get_function? {
+        guard Int(table.pointee.struct_size) >= Self.sizeV1_0 + MemoryLayout<UnsafeRawPointer>.size else { return nil }
+        return table.pointee.http_get
+    }
+
     func log(_ level: PluginContext.LogLevel, _ message: String) {
         guard let function = table.pointee.log else { return }
         message.withCString { function(table.pointee.host_context, level.cValue, $0) }

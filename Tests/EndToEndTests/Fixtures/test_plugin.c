@@ -149,6 +149,7 @@ const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *ho
 #endif
 #ifdef VARIANT_NEW_MAJOR
     descriptor.abi_major = 2;
+    descriptor.abi_minor = 0;
 #endif
 #ifdef VARIANT_SMALL_DESCRIPTOR
     descriptor.descriptor_size = 8;

@@ -1,0 +1,17 @@
+import ProviderABI
+
+/// HTTP as the host provides it to plugins: the seeds' `Networking`.
+///
+/// The transport: one GET, no retries. The composition root registers
+/// ``URLSessionNetworking`` as the unnamed `Networking`; each provider's
+/// ``ProviderHTTPClient`` puts its policy around whatever `Networking` the
+/// container resolves, so a test swaps a simulated transport in through a
+/// child container and keeps the real policy.
+public protocol Networking: Sendable {
+    /// Performs one GET.
+    /// - Parameter maxResponseBytes: a larger body is an error, and the transfer stops as soon as it is exceeded.
+    /// - Returns: the answer, whatever its status.
+    /// - Throws: ``ProviderError`` with code `timeout`, `unavailable`,
+    ///   `response_too_large` or `invalid_request`.
+    func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse
+}

@@ -1,0 +1,36 @@
+import ProviderABI
+
+/// How the host's networking treats one provider: the host's own keys in
+/// `providers.NAME`, removed before the rest reaches the plugin.
+public struct ProviderPolicy: Sendable, Equatable {
+    /// `timeoutSeconds`: time allowed for one attempt (1 to 300; default 10).
+    public var timeout: Duration = .seconds(10)
+    /// `maxAttempts`: tries for a request that can succeed on retry (1 to 10; default 3).
+    public var maxAttempts = 3
+    /// `maxResponseBytes`: the largest body accepted (1024 to 67108864; default 1 MiB).
+    public var maxResponseBytes = 1 << 20
+    /// `retryBaseDelayMilliseconds`: the first backoff; it doubles per retry, with jitter (0 to 60000; default 250).
+    public var retryBaseDelay: Duration = .milliseconds(250)
+    /// `maxRetryAfterSeconds`: the longest `Retry-After` honoured; a longer one ends the retries (0 to 3600; default 30).
+    public var maxRetryAfter: Duration = .seconds(30)
+    /// `maxConcurrentRequests`: fetches in flight at once for this provider (1 to 64; default 8).
+    public var maxConcurrentRequests = 8
+
+    /// The keys the host reads and removes from a provider's settings.
+    public static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
+                              "maxRetryAfterSeconds", "maxConcurrentRequests"]
+
+    /// The defaults.
+    public init() {}
+
+    /// Reads the host's keys from a provider's settings object.
+    /// - Throws: ``JSONShapeError`` naming the key when a value is not a whole number in range.
+    public init(settings: JSONCursor) throws(JSONShapeError) {
+        if let value = try settings.optionalMember("timeoutSeconds") { timeout = .seconds(try value.integer(in: 1...300)) }
+        if let value = try settings.optionalMember("maxAttempts") { maxAttempts = try value.integer(in: 1...10) }
+        if let value = try settings.optionalMember("maxResponseBytes") { maxResponseBytes = try value.integer(in: 1024...(64 << 20)) }
+        if let value = try settings.optionalMember("retryBaseDelayMilliseconds") { retryBaseDelay = .milliseconds(try value.integer(in: 0...60_000)) }
+        if let value = try settings.optionalMember("maxRetryAfterSeconds") { maxRetryAfter = .seconds(try value.integer(in: 0...3600)) }
+        if let value = try settings.optionalMember("maxConcurrentRequests") { maxConcurrentRequests = try value.integer(in: 1...64) }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ProviderABI
+import Synchronization
+
+/// The real transport: one GET with URLSession, a deadline for the whole
+/// exchange, and a cap on the body that cancels the transfer as soon as it
+/// is exceeded, so memory stays bounded whatever the server sends.
+public final class URLSessionNetworking: Networking {
+    /// The `User-Agent` sent with every request.
+    public static let userAgent = "pricehost/\(HelpText.version)"
+
+    private let transfers: TransferDelegate
+    private let session: URLSession
+
+    /// Creates a transport with its own URLSession.
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent]
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        transfers = TransferDelegate()
+        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    public func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse {
+        guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil else {
+            throw ProviderError(.invalidRequest, "GET \(request.url): not an absolute http or https URL")
+        }
+        if let unsafe = request.headers.first(where: { !$0.isSafe }) {
+            throw ProviderError(.invalidRequest, "GET \(request.url): header \(JSONValue.quoted(unsafe.name)) contains a line break or is malformed")
+        }
+        let timeout = request.timeout ?? ProviderPolicy().timeout
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = "GET"
+        urlRequest.timeoutInterval = Self.seconds(timeout)
+        for header in request.headers { urlRequest.setValue(header.value, forHTTPHeaderField: header.name) }
+
+        let task = session.dataTask(with: urlRequest)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfers.start(task, url: request.url, limit: maxResponseBytes, timeout: timeout, continuation: continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
+/// Collects each transfer's data and ends it exactly once: on completion,
+/// when the body passes the cap, or when the deadline passes.
+private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Transfer {
+        var url: String
+        var limit: Int
+        var timeout: Duration
+        var continuation: CheckedContinuation<HTTPResponse, any Error>
+        var response: HTTPURLResponse?
+        var body: [UInt8] = []
+        var failure: ProviderError?
+    }
+
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    func start(_ task: URLSessionDataTask, url: String, limit: Int, timeout: Duration,
+               continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        let identifier = task.taskIdentifier
+        transfers.withLock { $0[identifier] = Transfer(url: url, limit: limit, timeout: timeout, continuation: continuation) }
+        // URLSession's own timeout is between bytes; this one bounds the whole exchange.
+        DispatchQueue.global().asyncAfter(deadline: .now() + URLSessionNetworking.seconds(timeout)) { [weak self] in
+            self?.fail(identifier, ProviderError(.timeout, "GET \(url): no complete answer within \(Self.describe(timeout))"), cancelling: task)
+        }
+        task.resume()
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let tooLarge = transfers.withLock { transfers -> ProviderError? in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+            transfer.response = response as? HTTPURLResponse
+            transfers[dataTask.taskIdentifier] = transfer
+            if response.expectedContentLength > Int64(transfer.limit) {
+                return Self.tooLarge(transfer, announced: response.expectedContentLength)
+            }
+            return nil
+        }
+        if let tooLarge {
+            fail(dataTask.taskIdentifier, tooLarge, cancelling: dataTask)
+            completionHandler(.cancel)
+        } else {
+            completionHandler(.allow)
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = transfers.withLock { transfers -> ProviderError? in
+            guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
+            guard transfer.body.count + data.count <= transfer.limit else { return Self.tooLarge(transfer, announced: nil) }
+            transfer.body.append(contentsOf: data)
+            transfers[dataTask.taskIdentifier] = transfer
+            return nil
+        }
+        if let tooLarge { fail(dataTask.taskIdentifier, tooLarge, cancelling: dataTask) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            transfer.continuation.resume(throwing: Self.map(error, transfer))
+            return
+        }
+        guard let response = transfer.response else {
+            transfer.continuation.resume(throwing: ProviderError(.unavailable, "GET \(transfer.url): no HTTP response"))
+            return
+        }
+        let headers = response.allHeaderFields.compactMap { name, value -> HTTPHeader? in
+            guard let name = name as? String, let value = value as? String else { return nil }
+            return HTTPHeader(name, value)
+        }
+        transfer.continuation.resume(returning: HTTPResponse(status: response.statusCode, headers: headers, body: transfer.body))
+    }
+
+    private func fail(_ identifier: Int, _ error: ProviderError, cancelling task: URLSessionTask) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: identifier) }) else { return }
+        task.cancel()
+        transfer.continuation.resume(throwing: error)
+    }
+
+    private static func tooLarge(_ transfer: Transfer, announced: Int64?) -> ProviderError {
+        let size = announced.map { "\($0) bytes" } ?? "more than \(transfer.limit) bytes"
+        return ProviderError(.responseTooLarge, "GET \(transfer.url): the answer is \(size); the limit (maxResponseBytes) is \(transfer.limit)")
+    }
+
+    private static func map(_ error: any Error, _ transfer: Transfer) -> ProviderError {
+        let urlError = error as? URLError
+        switch urlError?.code {
+        case .timedOut?:
+            return ProviderError(.timeout, "GET \(transfer.url): no answer within \(describe(transfer.timeout))")
+        case .badURL?, .unsupportedURL?:
+            return ProviderError(.invalidRequest, "GET \(transfer.url): \(error.localizedDescription)")
+        default:
+            let reason = urlError.map { describe($0) } ?? error.localizedDescription
+            return ProviderError(.unavailable, "GET \(transfer.url): \(reason)")
+        }
+    }
+
+    private static func describe(_ error: URLError) -> String {
+        switch error.code {
+        case .cannotConnectToHost: "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: "host not found"
+        case .networkConnectionLost: "connection lost before the answer was complete"
+        case .notConnectedToInternet: "no network"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid:
+            "TLS failed: \(error.localizedDescription)"
+        default: error.localizedDescription
+        }
+    }
+
+    static func describe(_ duration: Duration) -> String {
+        let seconds = URLSessionNetworking.seconds(duration)
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}

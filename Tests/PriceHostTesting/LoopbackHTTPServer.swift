@@ -1,0 +1,188 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1 for tests: real sockets, nothing
+/// mocked below them. Each request is answered by `handler` on its own
+/// thread; the server counts requests per path. Stop it with ``stop()``.
+public final class LoopbackHTTPServer: Sendable {
+    /// A request as the server saw it.
+    public struct Request: Sendable, Equatable {
+        /// `GET`, …
+        public var method: String
+        /// The path with its query, e.g. `/v2/prices/BTC-USD/spot`.
+        public var path: String
+        /// Header names lower-cased.
+        public var headers: [String: String]
+    }
+
+    /// What to answer.
+    public struct Reply: Sendable {
+        /// The status code.
+        public var status: Int
+        /// Extra headers.
+        public var headers: [(String, String)]
+        /// The body.
+        public var body: [UInt8]
+        /// Wait this long before answering.
+        public var delay: Double
+        /// Announce this Content-Length instead of the body's (a larger one makes a truncated body).
+        public var declaredLength: Int?
+
+        /// Creates a reply.
+        public init(status: Int = 200, headers: [(String, String)] = [], body: String = "", delay: Double = 0, declaredLength: Int? = nil) {
+            self.init(status: status, headers: headers, bytes: Array(body.utf8), delay: delay, declaredLength: declaredLength)
+        }
+
+        /// Creates a reply with a binary body.
+        public init(status: Int = 200, headers: [(String, String)] = [], bytes: [UInt8], delay: Double = 0, declaredLength: Int? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = bytes
+            self.delay = delay
+            self.declaredLength = declaredLength
+        }
+    }
+
+    /// The port it listens on.
+    public let port: UInt16
+    /// `http://127.0.0.1:PORT`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    private let listener: Int32
+    private let handler: @Sendable (Request, Int) -> Reply
+    private let counts = Mutex<[String: Int]>([:])
+    private let stopped = Atomic<Bool>(false)
+    private let acceptDone = DispatchSemaphore(value: 0)
+
+    /// Starts listening on an ephemeral port of 127.0.0.1.
+    /// - Parameter handler: called with the request and how many requests that path had before it (0 for the first).
+    public init(handler: @escaping @Sendable (Request, Int) -> Reply) throws {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketDescriptor >= 0 else { throw ServerError("socket: \(String(cString: strerror(errno)))") }
+        var yes: Int32 = 1
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(socketDescriptor, 128) == 0 else {
+            close(socketDescriptor)
+            throw ServerError("bind/listen: \(String(cString: strerror(errno)))")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
+        }
+        listener = socketDescriptor
+        port = UInt16(bigEndian: address.sin_port)
+        self.handler = handler
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// How many requests `path` received.
+    public func requestCount(path: String) -> Int {
+        counts.withLock { $0[path, default: 0] }
+    }
+
+    /// All requests received, by path.
+    public var requestCounts: [String: Int] {
+        counts.withLock { $0 }
+    }
+
+    /// Stops accepting connections and waits (at most 5 s) for the accept loop to end.
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        _ = acceptDone.wait(timeout: .now() + 5)
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop() {
+        defer { acceptDone.signal() }
+        while !stopped.load(ordering: .acquiring) {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            Thread.detachNewThread { [self] in serve(connection) }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let request = readRequest(connection) else { return }
+        let previous = counts.withLock { counts -> Int in
+            let count = counts[request.path, default: 0]
+            counts[request.path] = count + 1
+            return count
+        }
+        let reply = handler(request, previous)
+        if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
+        var head = "HTTP/1.1 \(reply.status) \(Self.reason(reply.status))\r\n"
+        head += "Content-Length: \(reply.declaredLength ?? reply.body.count)\r\nConnection: close\r\n"
+        for (name, value) in reply.headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        guard sendAll(connection, Array(head.utf8)) else { return }
+        _ = sendAll(connection, reply.body)
+    }
+
+    private func readRequest(_ connection: Int32) -> Request? {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while buffer.count < 64 * 1024 {
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            buffer += chunk.prefix(count)
+            if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
+                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                let lines = head.components(separatedBy: "\r\n")
+                let parts = lines.first?.split(separator: " ") ?? []
+                guard parts.count >= 2 else { return nil }
+                var headers: [String: String] = [:]
+                for line in lines.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                return Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
+            }
+        }
+        return nil
+    }
+
+    private func sendAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 404: "Not Found"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+
+    /// The server could not start.
+    public struct ServerError: Error, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+}
