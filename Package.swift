@@ -12,6 +12,7 @@ let package = Package(
         // Built-in plugins: each is a shared library the host dlopen()s.
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
+        .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
         .executable(name: "injection-benchmark", targets: ["InjectionBenchmark"]),
     ],
     targets: [
@@ -29,6 +30,9 @@ let package = Package(
         // The file provider: a library the tests can link, and the exported plugin.
         .target(name: "FileProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/FileProvider/Library"),
         .target(name: "FileProvider", dependencies: ["FileProviderLibrary", "ProviderABI"], path: "Plugins/FileProvider/Export"),
+        // The Coinbase provider, split the same way.
+        .target(name: "CoinbaseProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinbaseProvider/Library"),
+        .target(name: "CoinbaseProvider", dependencies: ["CoinbaseProviderLibrary", "ProviderABI"], path: "Plugins/CoinbaseProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
@@ -39,6 +43,7 @@ let package = Package(
         .testTarget(name: "InjectionTests", dependencies: ["Injection"]),
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
+        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection"]),
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",

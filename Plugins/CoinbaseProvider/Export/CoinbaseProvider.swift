@@ -1,0 +1,8 @@
+import CoinbaseProviderLibrary
+import ProviderABI
+
+/// The entry point the host looks up in libCoinbaseProvider.so.
+@_cdecl("pricehost_plugin_entry_v1")
+public func pricehostPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
+    PluginExport.entry(CoinbaseProviderPlugin.self, host: host)
+}
