@@ -144,7 +144,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
         let urlError = error as? URLError
         switch urlError?.code {
         case .timedOut?:
-            return ProviderError(.timeout, "GET \(transfer.url): no answer within \(describe(transfer.timeout))")
+            return ProviderError(.timeout, "GET \(transfer.url): no complete answer within \(describe(transfer.timeout))")
         case .badURL?, .unsupportedURL?:
             return ProviderError(.invalidRequest, "GET \(transfer.url): \(error.localizedDescription)")
         default:
