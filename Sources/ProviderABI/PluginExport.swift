@@ -12,11 +12,8 @@ public enum PluginExport {
     /// - Returns: the `const ph_plugin_descriptor *`, or `nil` (after logging
     ///   why) when the host is unusable or `makeFetchers` throws.
     public static func entry<Plugin: ProviderPlugin>(_ plugin: Plugin.Type, host: UnsafeRawPointer?) -> UnsafeRawPointer? {
-        guard let host else { return nil }
-        let table = host.assumingMemoryBound(to: ph_host_services.self)
-        guard table.pointee.abi_major == PRICEHOST_ABI_MAJOR,
-              Int(table.pointee.struct_size) >= HostServices.sizeV1_0 else { return nil }
-        let services = HostServices(table: table)
+        // Without a usable table there is nothing to log through; the host reports the NULL.
+        guard let host, let services = HostServices(host) else { return nil }
         let settings: JSONValue
         do {
             settings = try JSONParser.parse(services.settingsJSON(for: Plugin.name))
@@ -82,7 +79,8 @@ private struct Completion: @unchecked Sendable {
     let context: UnsafeMutableRawPointer?
 
     func succeed(_ quote: Quote) {
-        let milliseconds = Int64((quote.timestamp.timeIntervalSince1970 * 1000).rounded())
+        // 0 is "unknown" across the boundary: the host then uses the time of completion.
+        let milliseconds = ISO8601Timestamp.isValid(quote.timestamp) ? Int64((quote.timestamp.timeIntervalSince1970 * 1000).rounded()) : 0
         quote.asset.withCString { asset in
             quote.currency.withCString { currency in
                 DecimalAmount.format(quote.amount).withCString { amount in

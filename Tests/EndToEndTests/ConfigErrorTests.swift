@@ -125,8 +125,7 @@ struct ConfigErrorTests {
         let (result, path) = try run(config: config)
         let plugin = BuiltProducts.plugin("libFileProvider.so")
         #expect(result == CommandResult(status: 3, standardOutput: "", standardError: """
-            pricehost: error: libFileProvider.so: invalid settings: providers.file.pth: unknown key; expected one of: path
-            pricehost: warning: plugin \(plugin): the entry function returned no descriptor: the plugin declined to load (its own messages, if any, are above)
+            pricehost: warning: plugin \(plugin): declined to load (its entry returned NULL): invalid settings: providers.file.pth: unknown key; expected one of: path
             pricehost: error: \(path): defaults.provider: no loaded plugin provides 'file'; no plugin loaded
 
             """))
@@ -138,7 +137,7 @@ struct ConfigErrorTests {
             with: #""providers": {"file": {"path": "prices.json"}, "coinbase": {"baseURL": "http://127.0.0.1:1"}}"#)
         let (result, path) = try run(config: config, ["check"])
         #expect(result == CommandResult(status: 0, standardOutput: """
-            config \(path): ok
+            config \(path): parsed
             plugin file 1.0.0 (\(BuiltProducts.plugin("libFileProvider.so"))): ok, fetchers: file
             check passed: 1 plugin(s), 1 warning(s)
 
@@ -146,5 +145,15 @@ struct ConfigErrorTests {
             pricehost: warning: \(path): providers.coinbase: settings for a provider no loaded plugin provides (kept for when one is added)
 
             """))
+    }
+
+    @Test func directoryOrDeviceAsConfigIsNamedForWhatItIs() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let asDirectory = try CommandRunner.run(BuiltProducts.pricehost, ["check", "--config", directory.path])
+        #expect(asDirectory == CommandResult(status: 3, standardOutput: "",
+                                             standardError: "pricehost: error: \(directory.path): is a directory, not a config file\n"))
+        let asDevice = try CommandRunner.run(BuiltProducts.pricehost, ["check", "--config", "/dev/zero"])
+        #expect(asDevice == CommandResult(status: 3, standardOutput: "", standardError: "pricehost: error: /dev/zero: is not a regular file\n"))
     }
 }

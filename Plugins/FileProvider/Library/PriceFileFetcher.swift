@@ -56,8 +56,10 @@ public final class PriceFileFetcher: PriceFetcher {
             let shown = known.prefix(12).joined(separator: ", ") + (known.count > 12 ? ", …" : "")
             throw ProviderError(.notFound, "no price for \(request.pair) in \(path) (it has: \(shown))")
         }
+        // A modification time outside years 0001-9999 (a clock gone wrong, `touch -d @1e17`) says nothing: use now.
+        let fileTime = ISO8601Timestamp.isValid(identity.modificationDate) ? identity.modificationDate : Date()
         return Quote(asset: request.asset, currency: request.currency, amount: entry.amount,
-                     provider: provider, timestamp: entry.timestamp ?? identity.modificationDate)
+                     provider: provider, timestamp: entry.timestamp ?? fileTime)
     }
 
     /// Reads and parses the file now, so a broken file is reported at load time.

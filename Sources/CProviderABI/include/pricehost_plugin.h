@@ -87,11 +87,15 @@ typedef struct ph_quote {
     const char *currency;
     /**
      * The price as a decimal string: optional '-', digits, optional '.'
-     * and digits ("15840.01"). Never a binary float; the host parses it
-     * exactly and rejects anything else.
+     * and digits ("15840.01"), at most 38 significant digits. Never a binary
+     * float; the host parses it exactly and rejects anything else.
      */
     const char *amount;
-    /** When the price was observed, in milliseconds since the Unix epoch (UTC); 0 = unknown, the host uses the time of completion. */
+    /**
+     * When the price was observed, in milliseconds since the Unix epoch
+     * (UTC), within the years 0001 to 9999; 0 = unknown, the host uses the
+     * time of completion.
+     */
     int64_t timestamp_ms;
 } ph_quote;
 
@@ -134,7 +138,8 @@ typedef struct ph_fetcher {
     /** sizeof(ph_fetcher) as the plugin compiled it. */
     uint32_t struct_size;
     /**
-     * The one asset this fetcher is dedicated to (e.g. "ETH"), registered as
+     * The one asset this fetcher is dedicated to (e.g. "ETH": 2 to 10 letters
+     * or digits, upper-cased by the host), registered as
      * "<provider>/<asset>"; or NULL for the provider's general fetcher that
      * serves any asset, registered as "<provider>". A provider has at most
      * one general fetcher and at most one fetcher per asset.
@@ -146,7 +151,10 @@ typedef struct ph_fetcher {
     ph_fetch_function fetch;
 } ph_fetcher;
 
-/** One HTTP header. (1.1) */
+/**
+ * One HTTP header. (1.1) Unlike the other structs it has no size field and
+ * will never grow: a later version that needs more adds a new type.
+ */
 typedef struct ph_http_header {
     /** Header name; in responses, lower case. */
     const char *name;
@@ -225,9 +233,12 @@ typedef struct ph_host_services {
     /** Opaque; pass it back as the first argument of every service. */
     void *host_context;
     /**
-     * The settings of `provider` from plugins.json ("providers" key), as the
-     * text of a JSON object, with ${VAR} already replaced; "{}" when there are
-     * none. Owned by the host; valid for the life of the process. Never NULL.
+     * The settings of `provider` (pass your own provider's name) from
+     * plugins.json ("providers" key), as the text of a JSON object, with
+     * ${VAR} already replaced and the host's own keys (timeoutSeconds,
+     * maxAttempts, maxResponseBytes, retryBaseDelayMilliseconds,
+     * maxRetryAfterSeconds, maxConcurrentRequests) removed; "{}" when there
+     * are none. Owned by the host; valid for the life of the process. Never NULL.
      */
     const char *(*settings_json)(void *host_context, const char *provider);
     /**
@@ -238,13 +249,16 @@ typedef struct ph_host_services {
     const char *config_directory;
     /**
      * Writes one line to the host's log (stderr), prefixed with the plugin's
-     * file name. `message` is copied; any thread.
+     * file name; control characters are escaped. `message` is copied; any
+     * thread. During the entry call lines are held back: if the entry returns
+     * NULL, the last warning or error becomes the one line the host reports
+     * for the plugin, so say there why you decline to load.
      */
     void (*log)(void *host_context, ph_log_level level, const char *message);
     /**
      * Registers a fetcher beyond those in the descriptor, for plugins that
-     * decide their fetchers from their settings. Only valid during the entry
-     * call, on its thread. `fetcher` must stay valid for the life of the
+     * decide their fetchers from their settings. Only valid while the entry
+     * call runs. `fetcher` must stay valid for the life of the
      * process. Returns 0 when taken; non-zero (and logs why) when `fetcher`
      * is NULL or the entry call is over. The host checks registered fetchers
      * as it checks the descriptor's once the entry returns: a malformed one,
@@ -276,17 +290,17 @@ typedef struct ph_plugin_descriptor {
     uint16_t abi_major;
     /** PRICEHOST_ABI_MINOR as the plugin was built with. */
     uint16_t abi_minor;
-    /** sizeof(ph_plugin_descriptor) as the plugin compiled it. */
+    /** sizeof(ph_plugin_descriptor) as the plugin compiled it; the host refuses more than 4096. */
     uint32_t descriptor_size;
-    /** sizeof(ph_fetcher) as the plugin compiled it: the stride of `fetchers`. */
+    /** sizeof(ph_fetcher) as the plugin compiled it: the stride of `fetchers`; the host refuses more than 4096. */
     uint32_t fetcher_size;
-    /** The provider's name: lower case letters, digits and '-', 1 to 32 characters, e.g. "coinbase". */
+    /** The provider's name: lower case letters, digits and '-', 1 to 32 characters, e.g. "coinbase". Never NULL. */
     const char *name;
-    /** The plugin's version, free text such as "1.2.0". */
+    /** The plugin's version such as "1.2.0": 1 to 64 printable characters. Never NULL. */
     const char *version;
     /** `fetcher_count` fetchers, `fetcher_size` bytes apart; may be NULL when the count is 0. */
     const ph_fetcher *fetchers;
-    /** Number of entries in `fetchers`. */
+    /** Number of entries in `fetchers`: 0 to 10000 (with those registered, at least one in all). */
     size_t fetcher_count;
 } ph_plugin_descriptor;
 

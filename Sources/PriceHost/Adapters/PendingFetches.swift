@@ -79,16 +79,16 @@ enum PluginAnswer {
         }
         switch (quote, error) {
         case (nil, let error?):
-            let size = Int(UnsafeRawPointer(error).loadUnaligned(as: UInt32.self))
+            let size = CStruct.declaredSize(of: error)
             guard size >= minimumErrorSize else { return failure(.failed, "plugin broke the ABI: ph_error.struct_size is \(size)") }
-            let copy = DescriptorReader.copyPrefix(of: UnsafeRawPointer(error), size: size, as: ph_error.self)
+            let copy = CStruct.copyPrefix(of: UnsafeRawPointer(error), size: size, as: ph_error.self)
             let code = copy.code.map { ProviderError.Code(rawValue: String(cString: $0)) } ?? .failed
             let message = copy.message.map { String(cString: $0) } ?? "failed without a message"
             return failure(code, message)
         case (let quote?, nil):
-            let size = Int(UnsafeRawPointer(quote).loadUnaligned(as: UInt32.self))
+            let size = CStruct.declaredSize(of: quote)
             guard size >= minimumQuoteSize else { return failure(.invalidResponse, "plugin broke the ABI: ph_quote.struct_size is \(size)") }
-            let copy = DescriptorReader.copyPrefix(of: UnsafeRawPointer(quote), size: size, as: ph_quote.self)
+            let copy = CStruct.copyPrefix(of: UnsafeRawPointer(quote), size: size, as: ph_quote.self)
             guard let assetPointer = copy.asset, let currencyPointer = copy.currency, let amountPointer = copy.amount else {
                 return failure(.invalidResponse, "plugin returned a quote without asset, currency or amount")
             }
@@ -102,6 +102,9 @@ enum PluginAnswer {
                 return failure(.invalidResponse, "plugin returned an amount that is not a decimal number: \(JSONValue.quoted(amountText))")
             }
             let timestamp = copy.timestamp_ms == 0 ? Date() : Date(timeIntervalSince1970: TimeInterval(copy.timestamp_ms) / 1000)
+            guard ISO8601Timestamp.isValid(timestamp) else {
+                return failure(.invalidResponse, "plugin returned timestamp_ms \(copy.timestamp_ms), outside the years 0001 to 9999")
+            }
             return .success(Quote(asset: asset, currency: currency, amount: amount, provider: waiter.provider, timestamp: timestamp))
         case (nil, nil):
             return failure(.failed, "plugin broke the ABI: completion called with neither a quote nor an error")

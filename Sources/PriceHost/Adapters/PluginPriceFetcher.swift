@@ -31,11 +31,16 @@ final class PluginPriceFetcher: PriceFetcher {
                     provider: provider, request: request, code: .timeout,
                     message: "the plugin did not answer \(request.pair) within \(seconds) s"))
             }
-            request.asset.withCString { asset in
-                request.currency.withCString { currency in
-                    var cRequest = ph_fetch_request(struct_size: UInt32(MemoryLayout<ph_fetch_request>.size),
-                                                    asset: asset, currency: currency)
-                    function.fetch(function.context, &cRequest, hostFetchCompletion, UnsafeMutableRawPointer(bitPattern: id))
+            // On a Dispatch thread, not the task's: a plugin that blocks in fetch,
+            // against the header's rule, then holds one thread, not the cooperative pool.
+            let function = function
+            DispatchQueue.global().async {
+                request.asset.withCString { asset in
+                    request.currency.withCString { currency in
+                        var cRequest = ph_fetch_request(struct_size: UInt32(MemoryLayout<ph_fetch_request>.size),
+                                                        asset: asset, currency: currency)
+                        function.fetch(function.context, &cRequest, hostFetchCompletion, UnsafeMutableRawPointer(bitPattern: id))
+                    }
                 }
             }
         }

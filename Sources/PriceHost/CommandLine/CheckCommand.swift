@@ -43,7 +43,7 @@ struct CheckCommand {
                 ("warnings", .array(warnings.map(JSONValue.string))),
             ])).serialized)
         case .text, .csv:
-            output("config \(config.path): ok")
+            output("config \(config.path): parsed")
             for plugin in report.plugins {
                 output("plugin \(plugin.name) \(plugin.version) (\(plugin.path)): ok, fetchers: \(plugin.fetcherNames.joined(separator: ", "))")
             }

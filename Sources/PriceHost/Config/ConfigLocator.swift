@@ -18,6 +18,9 @@ public struct ConfigLocator: Sendable {
         self.currentDirectory = currentDirectory
     }
 
+    /// A config file larger than this is refused before it is read.
+    public static let maximumSize = 4 << 20
+
     /// The candidates in order, each with where it came from.
     public var candidates: [(path: String, source: String)] {
         if let explicitPath { return [(absolute(explicitPath), "--config")] }
@@ -44,6 +47,17 @@ public struct ConfigLocator: Sendable {
             guard FileManager.default.fileExists(atPath: path) else {
                 if explicit { throw ConfigError(path: path, reason: "config file (from \(source)) does not exist") }
                 continue
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw ConfigError(path: path, reason: "is a directory, not a config file")
+            }
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                  attributes[.type] as? FileAttributeType == .typeRegular else {
+                throw ConfigError(path: path, reason: "is not a regular file")
+            }
+            guard (attributes[.size] as? NSNumber)?.intValue ?? 0 <= Self.maximumSize else {
+                throw ConfigError(path: path, reason: "is larger than \(Self.maximumSize) bytes; that is no config file")
             }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw ConfigError(path: path, reason: "config file cannot be read (check its permissions)")

@@ -7,12 +7,21 @@ import ProviderABI
 enum DescriptorReader {
     struct Problem: Error {
         var reason: String
+        /// The provider name, when it had been read before the problem was found.
+        var provider: String?
+
+        init(provider: String? = nil, reason: String) {
+            self.reason = reason
+            self.provider = provider
+        }
     }
 
     /// The smallest sizes a 1.x plugin may declare: the 1.0 layouts.
     static let minimumDescriptorSize = MemoryLayout<ph_plugin_descriptor>.size
     static let minimumFetcherSize = MemoryLayout<ph_fetcher>.size
     static let maximumFetchers = 10_000
+    /// Larger sizes are garbage, not a future minor version: stepping by them would read far past the plugin's data.
+    static let maximumStructSize = 4096
 
     static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String) -> Result<LoadedPlugin, Problem> {
         let bytes = UnsafeRawPointer(raw)
@@ -29,10 +38,16 @@ enum DescriptorReader {
         guard descriptorSize >= minimumDescriptorSize else {
             return .failure(Problem(reason: "descriptor_size is \(descriptorSize) bytes, smaller than the \(minimumDescriptorSize) of ABI 1.0: the plugin was built against a broken header"))
         }
-        let descriptor = copyPrefix(of: bytes, size: descriptorSize, as: ph_plugin_descriptor.self)
+        guard descriptorSize <= maximumStructSize else {
+            return .failure(Problem(reason: "descriptor_size is \(descriptorSize) bytes, more than the \(maximumStructSize) any 1.x descriptor can have"))
+        }
+        let descriptor = CStruct.copyPrefix(of: bytes, size: descriptorSize, as: ph_plugin_descriptor.self)
         let fetcherSize = Int(descriptor.fetcher_size)
         guard fetcherSize >= minimumFetcherSize else {
             return .failure(Problem(reason: "fetcher_size is \(fetcherSize) bytes, smaller than the \(minimumFetcherSize) of ABI 1.0"))
+        }
+        guard fetcherSize <= maximumStructSize else {
+            return .failure(Problem(reason: "fetcher_size is \(fetcherSize) bytes, more than the \(maximumStructSize) any 1.x fetcher can have"))
         }
         guard let namePointer = descriptor.name else { return .failure(Problem(reason: "the descriptor has no name")) }
         let name = String(cString: namePointer)
@@ -41,47 +56,48 @@ enum DescriptorReader {
         }
         let version = descriptor.version.map { String(cString: $0) } ?? ""
         guard !version.isEmpty, version.utf8.count <= 64, version.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-            return .failure(Problem(reason: "version must be 1 to 64 printable characters"))
+            return .failure(Problem(provider: name, reason: "version must be 1 to 64 printable characters"))
         }
-        guard descriptor.fetcher_count <= maximumFetchers else {
-            return .failure(Problem(reason: "declares \(descriptor.fetcher_count) fetchers; the limit is \(maximumFetchers)"))
+        // size_t arrives as Int: a "negative" count is a huge one.
+        guard (0...maximumFetchers).contains(descriptor.fetcher_count) else {
+            return .failure(Problem(provider: name, reason: "declares \(UInt(bitPattern: descriptor.fetcher_count)) fetchers; the limit is \(maximumFetchers)"))
         }
         guard descriptor.fetcher_count == 0 || descriptor.fetchers != nil else {
-            return .failure(Problem(reason: "fetcher_count is \(descriptor.fetcher_count) but fetchers is NULL"))
+            return .failure(Problem(provider: name, reason: "fetcher_count is \(descriptor.fetcher_count) but fetchers is NULL"))
         }
 
         var fetcherStructs: [(ph_fetcher, String)] = []
         if let array = descriptor.fetchers.map(UnsafeRawPointer.init) {
             for index in 0..<descriptor.fetcher_count {
                 let element = array.advanced(by: index * fetcherSize)
-                fetcherStructs.append((copyPrefix(of: element, size: fetcherSize, as: ph_fetcher.self), "fetchers[\(index)]"))
+                fetcherStructs.append((CStruct.copyPrefix(of: element, size: fetcherSize, as: ph_fetcher.self), "fetchers[\(index)]"))
             }
         }
         for (index, pointer) in registered.enumerated() {
             let element = UnsafeRawPointer(pointer)
             let size = Int(element.loadUnaligned(as: UInt32.self))
-            guard size >= minimumFetcherSize else {
-                return .failure(Problem(reason: "registered fetcher #\(index + 1) has struct_size \(size), smaller than the \(minimumFetcherSize) of ABI 1.0"))
+            guard (minimumFetcherSize...maximumStructSize).contains(size) else {
+                return .failure(Problem(provider: name, reason: "registered fetcher #\(index + 1) has struct_size \(size); a 1.x fetcher has \(minimumFetcherSize) to \(maximumStructSize)"))
             }
-            fetcherStructs.append((copyPrefix(of: element, size: size, as: ph_fetcher.self), "registered fetcher #\(index + 1)"))
+            fetcherStructs.append((CStruct.copyPrefix(of: element, size: size, as: ph_fetcher.self), "registered fetcher #\(index + 1)"))
         }
-        guard !fetcherStructs.isEmpty else { return .failure(Problem(reason: "the plugin offers no fetchers")) }
+        guard !fetcherStructs.isEmpty else { return .failure(Problem(provider: name, reason: "the plugin offers no fetchers")) }
 
         var fetchers: [PluginFetcher] = []
         var seenAssets = Set<String?>()
         for (fetcher, label) in fetcherStructs {
-            guard let fetch = fetcher.fetch else { return .failure(Problem(reason: "\(label) has no fetch function")) }
+            guard let fetch = fetcher.fetch else { return .failure(Problem(provider: name, reason: "\(label) has no fetch function")) }
             var asset: String?
             if let assetPointer = fetcher.asset {
                 let text = String(cString: assetPointer)
                 guard let code = AssetCode.normalized(text) else {
-                    return .failure(Problem(reason: "\(label) has asset \(JSONValue.quoted(text)), which is not 2 to 10 letters or digits"))
+                    return .failure(Problem(provider: name, reason: "\(label) has asset \(JSONValue.quoted(text)), which is not 2 to 10 letters or digits"))
                 }
                 asset = code
             }
             guard seenAssets.insert(asset).inserted else {
                 let what = asset.map { "asset \($0)" } ?? "any asset (asset NULL)"
-                return .failure(Problem(reason: "two fetchers for \(what); a provider has one per asset and one general fetcher"))
+                return .failure(Problem(provider: name, reason: "two fetchers for \(what); a provider has one per asset and one general fetcher"))
             }
             let adapter = PluginPriceFetcher(provider: name, pluginPath: path,
                                              function: CFetchFunction(fetch: fetch, context: fetcher.context))
@@ -89,16 +105,6 @@ enum DescriptorReader {
         }
         fetchers.sort { ($0.asset ?? "") < ($1.asset ?? "") }
         return .success(LoadedPlugin(path: path, name: name, version: version, abiVersion: "\(major).\(minor)", fetchers: fetchers))
-    }
-
-    /// A zero-filled `T` with the first `min(size, sizeof(T))` bytes copied from `source`.
-    static func copyPrefix<T>(of source: UnsafeRawPointer, size: Int, as type: T.Type) -> T {
-        let capacity = MemoryLayout<T>.size
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryLayout<T>.alignment)
-        defer { buffer.deallocate() }
-        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: capacity)
-        buffer.copyMemory(from: source, byteCount: min(size, capacity))
-        return buffer.load(as: T.self)
     }
 
     private static func hex(_ value: UInt32) -> String {

@@ -9,13 +9,18 @@ enum ELFHeader {
         40: "ARM (32-bit)", 62: "x86_64", 183: "aarch64", 243: "RISC-V", 258: "LoongArch",
     ]
 
-    #if arch(x86_64)
-    static let hostMachine: UInt16 = 62
-    #elseif arch(arm64)
-    static let hostMachine: UInt16 = 183
-    #else
-    static let hostMachine: UInt16 = 0
-    #endif
+    /// The `e_machine` of the running executable, so every architecture Linux runs on is judged right.
+    static let hostMachine: UInt16 = {
+        #if arch(x86_64)
+        let compiled: UInt16 = 62
+        #elseif arch(arm64)
+        let compiled: UInt16 = 183
+        #else
+        let compiled: UInt16 = 0
+        #endif
+        guard let bytes = readPrefix(of: "/proc/self/exe"), bytes.count >= 20, bytes[5] == 1 || bytes[5] == 2 else { return compiled }
+        return bytes[5] == 1 ? UInt16(bytes[18]) | UInt16(bytes[19]) << 8 : UInt16(bytes[18]) << 8 | UInt16(bytes[19])
+    }()
 
     static func machineName(_ machine: UInt16) -> String {
         machineNames[machine] ?? "machine \(machine)"

@@ -2,12 +2,15 @@
 public struct PluginFailure: Error, CustomStringConvertible, Sendable, Equatable {
     /// The plugin file as found (or as written in the config when it was not found).
     public var path: String
+    /// The provider the plugin said it is, when the failure came after its name was read.
+    public var provider: String?
     /// Why, in one line.
     public var reason: String
 
     /// Creates a failure.
-    public init(path: String, reason: String) {
+    public init(path: String, provider: String? = nil, reason: String) {
         self.path = path
+        self.provider = provider
         self.reason = reason
     }
 

@@ -18,8 +18,16 @@ final class PluginHostContext: Sendable {
     /// Addresses of the C copies handed out by `settings_json`, kept for the
     /// life of the process. Held as integers: a pointer is not `Sendable`.
     private let settingsCopies = Mutex<[String: UInt]>([:])
-    /// Addresses of fetchers registered through `register_fetcher`; open only during the entry call.
-    private let registration = Mutex<(isOpen: Bool, fetchers: [UInt])>((false, []))
+    /// What happens during the entry call: fetchers registered through
+    /// `register_fetcher` (addresses: a pointer is not `Sendable`) and the
+    /// plugin's log lines, held back until the loader knows whether the
+    /// plugin loaded.
+    private let entryCall = Mutex<EntryCall?>(nil)
+
+    struct EntryCall {
+        var fetchers: [UInt] = []
+        var messages: [(level: Diagnostics.Level, message: String)] = []
+    }
 
     init(pluginPath: String, settingsText: [String: String], diagnostics: Diagnostics,
          httpClients: @escaping @Sendable (String?) -> any HTTPClient) {
@@ -73,24 +81,30 @@ final class PluginHostContext: Sendable {
         case PH_LOG_WARNING: .warning
         default: .error
         }
-        diagnostics.log(mapped, "\(FilePath.fileName(of: pluginPath)): \(message)")
+        let held = entryCall.withLock { call -> Bool in
+            guard call != nil else { return false }
+            call?.messages.append((mapped, message))
+            return true
+        }
+        if !held { diagnostics.log(mapped, "\(FilePath.fileName(of: pluginPath)): \(message)") }
     }
 
-    /// Runs `body` (the entry call) with registration open, and returns what was registered.
-    func withRegistrationOpen<Result>(_ body: () -> Result) -> (Result, [UnsafePointer<ph_fetcher>]) {
-        registration.withLock { $0 = (true, []) }
+    /// Runs `body` (the entry call) with registration open; returns its result,
+    /// the fetchers registered, and the log lines held back meanwhile.
+    func withEntryCall<Result>(_ body: () -> Result) -> (Result, [UnsafePointer<ph_fetcher>], [(level: Diagnostics.Level, message: String)]) {
+        entryCall.withLock { $0 = EntryCall() }
         let result = body()
-        let registered = registration.withLock { state in
-            state.isOpen = false
-            return state.fetchers
+        let call = entryCall.withLock { call in
+            defer { call = nil }
+            return call ?? EntryCall()
         }
-        return (result, registered.compactMap { UnsafePointer(bitPattern: $0) })
+        return (result, call.fetchers.compactMap { UnsafePointer(bitPattern: $0) }, call.messages)
     }
 
     func register(_ fetcher: UnsafePointer<ph_fetcher>) -> Bool {
-        registration.withLock { state in
-            guard state.isOpen else { return false }
-            state.fetchers.append(UInt(bitPattern: fetcher))
+        entryCall.withLock { call in
+            guard call != nil else { return false }
+            call?.fetchers.append(UInt(bitPattern: fetcher))
             return true
         }
     }

@@ -32,21 +32,33 @@ public struct PluginLoader: Sendable {
     /// Loads every plugin `config` names: `plugins`, then every `*.so` in each of `pluginDirectories`.
     public func loadAll(config: Config) -> PluginLoadReport {
         var report = PluginLoadReport()
-        var seenFiles = Set<String>()
+        var seenFiles = Set<LibraryCache.FileKey>()
         var providerFiles: [String: String] = [:]
         let settings = config.providerSettings.mapValues(\.serialized)
 
         func load(_ path: String) {
             let resolved = realPath(path) ?? path
-            guard seenFiles.insert(resolved).inserted else { return }
-            let result = LibraryCache.shared.load(resolved) {
+            var info = stat()
+            guard fstatat(AT_FDCWD, resolved, &info, 0) == 0 else {
+                report.failures.append(PluginFailure(path: resolved, reason: "cannot stat: \(String(cString: strerror(errno)))"))
+                return
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                report.failures.append(PluginFailure(path: resolved, reason: "not a regular file"))
+                return
+            }
+            // By device and inode, as dlopen itself tells libraries apart: a second
+            // path to the same file (a hard link) is the same library, loaded once.
+            let key = LibraryCache.FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            guard seenFiles.insert(key).inserted else { return }
+            let result = LibraryCache.shared.load(key) {
                 loadLibrary(at: resolved, settings: settings, configDirectory: config.directory)
             }
             switch result {
             case .success(let plugin):
                 if let earlier = providerFiles[plugin.name] {
                     report.failures.append(PluginFailure(
-                        path: resolved,
+                        path: resolved, provider: plugin.name,
                         reason: "provider '\(plugin.name)' is already provided by \(earlier); remove one of the two"))
                 } else {
                     providerFiles[plugin.name] = resolved
@@ -95,9 +107,6 @@ public struct PluginLoader: Sendable {
         func fail(_ reason: String) -> Result<LoadedPlugin, PluginFailure> {
             .failure(PluginFailure(path: path, reason: reason))
         }
-        var info = stat()
-        guard fstatat(AT_FDCWD, path, &info, 0) == 0 else { return fail("cannot stat: \(String(cString: strerror(errno)))") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return fail("not a regular file") }
         guard let prefix = ELFHeader.readPrefix(of: path) else {
             return fail("cannot read: \(String(cString: strerror(errno)))")
         }
@@ -117,13 +126,21 @@ public struct PluginLoader: Sendable {
         let entry = unsafeBitCast(symbol, to: ph_plugin_entry_v1.self)
         let context = PluginHostContext(pluginPath: path, settingsText: settings, diagnostics: diagnostics, httpClients: httpClients)
         let table = context.makeTable(configDirectory: configDirectory)
-        let (returned, registered) = context.withRegistrationOpen { entry(table) }
+        let (returned, registered, messages) = context.withEntryCall { entry(table) }
         guard let descriptor = returned else {
-            return fail("the entry function returned no descriptor: the plugin declined to load (its own messages, if any, are above)")
+            // The plugin's own last word is the reason: one line, not its log and ours.
+            let reason = messages.last { $0.level >= .warning }?.message ?? "no reason given"
+            return fail("declined to load (its entry returned NULL): \(reason)")
         }
         let result = DescriptorReader.read(descriptor, registered: registered, path: path)
-        if case .success(let plugin) = result { context.setProvider(plugin.name) }
-        return result.mapError { PluginFailure(path: path, reason: $0.reason) }
+        switch result {
+        case .success(let plugin):
+            context.setProvider(plugin.name)
+            for message in messages { diagnostics.log(message.level, "\(FilePath.fileName(of: path)): \(message.message)") }
+            return .success(plugin)
+        case .failure(let problem):
+            return .failure(PluginFailure(path: path, provider: problem.provider, reason: problem.reason))
+        }
     }
 }
 
@@ -138,17 +155,28 @@ public struct PluginLoadReport: Sendable {
     public func plugin(named provider: String) -> LoadedPlugin? {
         plugins.first { $0.name == provider }
     }
+
+    /// The failed plugin that said it provides `provider`, when its name could be read.
+    public func failure(named provider: String) -> PluginFailure? {
+        failures.first { $0.provider == provider }
+    }
 }
 
 /// Each library file is loaded and its entry called at most once per process.
 final class LibraryCache: Sendable {
-    static let shared = LibraryCache()
-    private let results = Mutex<[String: Result<LoadedPlugin, PluginFailure>]>([:])
+    /// A file as the kernel (and dlopen) tells files apart.
+    struct FileKey: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+    }
 
-    func load(_ path: String, _ loader: () -> Result<LoadedPlugin, PluginFailure>) -> Result<LoadedPlugin, PluginFailure> {
-        if let known = results.withLock({ $0[path] }) { return known }
+    static let shared = LibraryCache()
+    private let results = Mutex<[FileKey: Result<LoadedPlugin, PluginFailure>]>([:])
+
+    func load(_ key: FileKey, _ loader: () -> Result<LoadedPlugin, PluginFailure>) -> Result<LoadedPlugin, PluginFailure> {
+        if let known = results.withLock({ $0[key] }) { return known }
         let result = loader()
-        results.withLock { $0[path] = result }
+        results.withLock { $0[key] = result }
         return result
     }
 }

@@ -47,7 +47,29 @@ public final class Diagnostics: Sendable {
     public func log(_ level: Level, _ message: String) {
         counts.withLock { $0[level, default: 0] += 1 }
         guard level >= threshold else { return }
-        sink("pricehost: \(level.label): \(message)")
+        sink("pricehost: \(level.label): \(Self.oneLine(message))")
+    }
+
+    /// `text` with line breaks and other control characters escaped, so text
+    /// from a plugin or a server can neither break the one-line rule nor forge
+    /// a line of its own, nor drive the terminal.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": output.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": output.append(contentsOf: "\\r".unicodeScalars)
+            case "\t": output.append(contentsOf: "\\t".unicodeScalars)
+            case _ where isControl(scalar): output.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            default: output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Writes a warning.

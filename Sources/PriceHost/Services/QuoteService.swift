@@ -38,6 +38,7 @@ public struct QuoteService: Sendable {
     public func route(asset: String, explicitProvider: String?) throws -> Route {
         let provider: String
         if let explicitProvider {
+            try requireNotFailed(explicitProvider)
             guard report.plugin(named: explicitProvider) != nil else {
                 throw UsageError("unknown provider '\(explicitProvider)' (from --provider); \(loadedProvidersText)")
             }
@@ -51,6 +52,7 @@ public struct QuoteService: Sendable {
             } else {
                 throw UsageError("no provider for \(asset): pass --provider NAME, or set defaults.provider or assets.\(asset).provider in \(config.path)")
             }
+            try requireNotFailed(provider)
             guard report.plugin(named: provider) != nil else {
                 throw ConfigError(path: config.path, reason: "\(key): no loaded plugin provides '\(provider)'; \(loadedProvidersText)")
             }
@@ -97,6 +99,12 @@ public struct QuoteService: Sendable {
         } catch {
             return .failure(QuoteFailure(provider: route.provider, request: request, code: .failed, message: "\(error)"))
         }
+    }
+
+    /// A provider whose plugin was found but failed to load is a plugin error, not an unknown name.
+    private func requireNotFailed(_ provider: String) throws {
+        guard report.plugin(named: provider) == nil, let failure = report.failure(named: provider) else { return }
+        throw ConfigError(path: failure.path, reason: "provider '\(provider)' is this plugin's, which failed to load: \(failure.reason)")
     }
 
     private var loadedProvidersText: String {

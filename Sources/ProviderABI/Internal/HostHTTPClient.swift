@@ -20,7 +20,7 @@ struct HostHTTPClient: HTTPClient {
                 request.url.withCString { url in
                     var cRequest = ph_http_request(struct_size: UInt32(MemoryLayout<ph_http_request>.size), url: url,
                                                    headers: headers, header_count: count, timeout_ms: timeoutMilliseconds)
-                    httpGet(host.table.pointee.host_context, &cRequest, httpCompletion, box.toOpaque())
+                    httpGet(host.table.host_context, &cRequest, httpCompletion, box.toOpaque())
                 }
             }
         }

@@ -14,6 +14,12 @@
  *   VARIANT_FUTURE_MINOR     built as if for ABI 1.7: every struct carries extra trailing fields
  *   VARIANT_REGISTER         registers an ETH fetcher through host->register_fetcher
  *   VARIANT_THREAD           completes on a new thread after 50 ms
+ *   VARIANT_COUNT_NEGATIVE   fetcher_count is (size_t)-1
+ *   VARIANT_HUGE_STRIDE      fetcher_size is 0xFFFFFFF0
+ *   VARIANT_BAD_TIMESTAMP    quotes carry timestamp_ms INT64_MAX
+ *
+ * Asset NOPE gets a clean not_found error; asset EVIL gets an error whose
+ * message holds a line break and a terminal escape.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -36,6 +42,12 @@ static const ph_host_services *host_services;
 
 static void answer(const ph_fetch_request *request, const char *amount,
                    ph_fetch_completion completion, void *completion_context) {
+    if (strcmp(request->asset, "EVIL") == 0) {
+        ph_error error = {.struct_size = sizeof error, .code = "not_found",
+                          .message = "first line\npricehost: error: forged\x1b[31m"};
+        completion(completion_context, NULL, &error);
+        return;
+    }
     if (strcmp(request->asset, "NOPE") == 0) {
         char message[128];
         snprintf(message, sizeof message, "no such asset %s here", request->asset);
@@ -50,8 +62,13 @@ static void answer(const ph_fetch_request *request, const char *amount,
         "ignored by a 1.0 host"};
     completion(completion_context, &quote.base, NULL);
 #else
+#ifdef VARIANT_BAD_TIMESTAMP
+    int64_t timestamp = INT64_MAX;
+#else
+    int64_t timestamp = 1763640000000;
+#endif
     ph_quote quote = {.struct_size = sizeof quote, .asset = request->asset, .currency = request->currency,
-                      .amount = amount, .timestamp_ms = 1763640000000};
+                      .amount = amount, .timestamp_ms = timestamp};
     completion(completion_context, &quote, NULL);
 #endif
 }
@@ -156,6 +173,13 @@ const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *ho
 #endif
 #ifdef VARIANT_SMALL_FETCHER
     descriptor.fetcher_size = 8;
+#endif
+#ifdef VARIANT_COUNT_NEGATIVE
+    descriptor.fetcher_count = (size_t)-1;
+#endif
+#ifdef VARIANT_HUGE_STRIDE
+    descriptor.fetcher_size = 0xFFFFFFF0u;
+    descriptor.fetcher_count = 2;
 #endif
 #ifdef VARIANT_REGISTER
     if (host->register_fetcher(host->host_context, &eth_fetcher) != 0) return NULL;
