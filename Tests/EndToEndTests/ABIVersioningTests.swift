@@ -47,4 +47,40 @@ struct ABIVersioningTests {
         let result = try sandbox.run(["fetch", "--provider", "ctest", "--asset", "NOPE"])
         #expect(result == CommandResult(status: 1, standardOutput: "", standardError: "pricehost: error: ctest: no such asset NOPE here\n"))
     }
+
+    @Test func pluginBuiltAgainstThe1_0HeaderStillLoadsAndServes() throws {
+        let oldHeader = BuiltProducts.packageRoot + "/Tests/EndToEndTests/Fixtures/abi-1.0"
+        let plugin = try CPluginCompiler.compile(source: Sandbox.testPluginSource, defines: ["PROVIDER=\"old\""],
+                                                 name: "libOld.so", includeDirectory: oldHeader)
+        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let providers = try sandbox.run(["providers", "--format", "json"])
+        #expect(providers.standardOutput.contains(#""name":"old","version":"0.9.1","path":"\#(plugin)","abi":"1.0""#), "\(providers)")
+        let result = try sandbox.run(["fetch", "--provider", "old", "--asset", "BTC", "--format", "csv"])
+        #expect(result.outputLines == ["asset,currency,amount,provider,timestamp", "BTC,USD,100.25,old,2025-11-20T12:00:00Z"], "\(result)")
+    }
+
+    @Test func cPluginFetchesThroughTheHostsHTTPService() throws {
+        let seen = LockedBox<[String: String]>([:])
+        let server = try LoopbackHTTPServer { request, _ in
+            seen.set(request.headers)
+            return request.path == "/prices/BTC-USD" ? .init(body: "64000.5") : .init(status: 404, body: "no")
+        }
+        defer { server.stop() }
+        let plugin = try Sandbox.testPlugin(["VARIANT_HTTP", "PROVIDER=\"chttp\""], name: "libHTTP.so")
+        let config = """
+            {"plugins": ["\(plugin)"], "providers": {"chttp": {"url":"\(server.baseURL)/prices", "maxAttempts": 1}}}
+            """
+        let sandbox = try Sandbox(config: config)
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["fetch", "--provider", "chttp", "--asset", "BTC,ETH", "--format", "csv"])
+        #expect(result == CommandResult(status: 4, standardOutput: """
+            asset,currency,amount,provider,timestamp
+            BTC,USD,64000.5,chttp,2025-11-20T12:00:00Z
+
+            """, standardError: "pricehost: error: chttp: HTTP 404 with 2 bytes\n"))
+        #expect(server.requestCounts == ["/prices/BTC-USD": 1, "/prices/ETH-USD": 1])
+        #expect(seen.get()["x-test-plugin"] == "c")
+        #expect(seen.get()["user-agent"] == "pricehost/0.1.0")
+    }
 }

@@ -207,4 +207,22 @@ struct CoinbaseTests {
         #expect(request.headers["cb-version"] == "2024-01-01")
         #expect(request.headers["user-agent"] == "pricehost/0.1.0")
     }
+
+    @Test func requestsInFlightPerProviderStayWithinTheBound() throws {
+        let server = try LoopbackHTTPServer { request, _ in
+            let pair = request.path.split(separator: "/")[2]
+            let base = pair.split(separator: "-")[0]
+            return .init(body: Self.spot(String(base), "USD", "1"), delay: 0.2)
+        }
+        defer { server.stop() }
+        let config = Self.config(baseURL: server.baseURL).replacingOccurrences(of: #""maxAttempts": 3"#, with: #""maxAttempts": 1, "maxConcurrentRequests": 3"#)
+        let sandbox = try Sandbox(config: config, files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let assets = (1...9).map { "C\($0)" }
+        let result = try sandbox.run(["fetch", "--asset", assets.joined(separator: ","), "--format", "csv"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.dropFirst().map { String($0.prefix(while: { $0 != "," })) } == assets)
+        #expect(server.peakConcurrentRequests <= 3)
+        #expect(server.peakConcurrentRequests >= 2, "the fetches did not overlap at all")
+    }
 }

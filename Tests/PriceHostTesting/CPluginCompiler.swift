@@ -10,14 +10,15 @@ public enum CPluginCompiler {
     /// Compiles `source` into a shared library with `defines` (`NAME` or `NAME=VALUE`) and returns its path.
     ///
     /// - Throws: ``CommandResult`` text when the compiler fails.
-    public static func compile(source: String, defines: [String] = [], name: String) throws -> String {
-        let key = ([source, name] + defines).joined(separator: "|")
+    public static func compile(source: String, defines: [String] = [], name: String,
+                               includeDirectory: String = BuiltProducts.abiHeaderDirectory) throws -> String {
+        let key = ([source, name, includeDirectory] + defines).joined(separator: "|")
         if let built = cache.withLock({ $0[key] }) { return built }
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = directory + "/" + name
         let arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-fvisibility=hidden",
-                         "-I", BuiltProducts.abiHeaderDirectory] + defines.map { "-D" + $0 } + ["-o", output, source]
+                         "-I", includeDirectory] + defines.map { "-D" + $0 } + ["-o", output, source]
         let result = try CommandRunner.run(compiler, arguments, timeout: 120)
         guard result.status == 0 else { throw CompileError(result: result) }
         cache.withLock { $0[key] = output }

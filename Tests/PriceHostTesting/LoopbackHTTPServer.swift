@@ -52,6 +52,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     private let handler: @Sendable (Request, Int) -> Reply
     private let counts = Mutex<[String: Int]>([:])
+    private let concurrency = Mutex<(current: Int, peak: Int)>((0, 0))
     private let stopped = Atomic<Bool>(false)
     private let acceptDone = DispatchSemaphore(value: 0)
 
@@ -86,6 +87,11 @@ public final class LoopbackHTTPServer: Sendable {
     /// How many requests `path` received.
     public func requestCount(path: String) -> Int {
         counts.withLock { $0[path, default: 0] }
+    }
+
+    /// The most requests that were being answered at the same moment.
+    public var peakConcurrentRequests: Int {
+        concurrency.withLock { $0.peak }
     }
 
     /// All requests received, by path.
@@ -125,6 +131,8 @@ public final class LoopbackHTTPServer: Sendable {
             counts[request.path] = count + 1
             return count
         }
+        concurrency.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) }
+        defer { concurrency.withLock { $0.current -= 1 } }
         let reply = handler(request, previous)
         if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
         var head = "HTTP/1.1 \(reply.status) \(Self.reason(reply.status))\r\n"

@@ -65,3 +65,28 @@ struct ConfigParserTests {
         #expect(config.providerSettings["x"]?.serialized == #"{"a":"${KEEP} 1-2 $5 $"}"#)
     }
 }
+
+extension ConfigParserTests {
+    @Test func hostKeysBecomeThePolicyAndNeverReachThePlugin() throws {
+        let config = try parse(#"{"providers": {"coinbase": {"baseURL": "http://x", "timeoutSeconds": 3, "maxAttempts": 5, "maxResponseBytes": 2048, "retryBaseDelayMilliseconds": 0, "maxRetryAfterSeconds": 9, "maxConcurrentRequests": 2}}}"#)
+        #expect(config.providerSettings["coinbase"]?.serialized == #"{"baseURL":"http://x"}"#)
+        var expected = ProviderPolicy()
+        expected.timeout = .seconds(3)
+        expected.maxAttempts = 5
+        expected.maxResponseBytes = 2048
+        expected.retryBaseDelay = .zero
+        expected.maxRetryAfter = .seconds(9)
+        expected.maxConcurrentRequests = 2
+        #expect(config.policy(for: "coinbase") == expected)
+        #expect(config.policy(for: "file") == ProviderPolicy())
+    }
+
+    @Test func outOfRangePolicyNamesTheKey() {
+        #expect(throws: ConfigError(path: path, reason: "providers.coinbase.maxAttempts: expected a whole number from 1 to 10, found 0")) {
+            try parse(#"{"providers": {"coinbase": {"maxAttempts": 0}}}"#)
+        }
+        #expect(throws: ConfigError(path: path, reason: "providers.coinbase.timeoutSeconds: expected a number, found a string")) {
+            try parse(#"{"providers": {"coinbase": {"timeoutSeconds": "10"}}}"#)
+        }
+    }
+}

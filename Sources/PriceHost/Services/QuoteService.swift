@@ -17,9 +17,6 @@ public struct QuoteService: Sendable {
         public var fetcherName: String?
     }
 
-    /// At most this many fetches run at once.
-    public static let maximumConcurrentFetches = 8
-
     private let container: Container
     private let config: Config
     private let report: PluginLoadReport
@@ -63,23 +60,34 @@ public struct QuoteService: Sendable {
         return Route(asset: asset, provider: provider, fetcherName: fetcherName)
     }
 
-    /// Fetches each route's quote concurrently; the results keep the routes' order.
+    /// Fetches each route's quote concurrently, at most `maxConcurrentRequests`
+    /// at once per provider; the results keep the routes' order.
     public func fetch(_ routes: [Route], currency: String) async -> [Result<Quote, any Error>] {
         await withTaskGroup(of: (Int, Result<Quote, any Error>).self) { group in
             var results = [Result<Quote, any Error>?](repeating: nil, count: routes.count)
-            var next = 0
-            func startNext() {
-                guard next < routes.count else { return }
-                let (index, route) = (next, routes[next])
-                next += 1
-                group.addTask { (index, await fetch(route, currency: currency)) }
+            var waiting = Array(routes.indices)
+            var inFlight: [String: Int] = [:]
+            func startEligible() {
+                var stillWaiting: [Int] = []
+                for index in waiting {
+                    let route = routes[index]
+                    if inFlight[route.provider, default: 0] < config.policy(for: route.provider).maxConcurrentRequests {
+                        inFlight[route.provider, default: 0] += 1
+                        group.addTask { (index, await fetch(route, currency: currency)) }
+                    } else {
+                        stillWaiting.append(index)
+                    }
+                }
+                waiting = stillWaiting
             }
-            for _ in 0..<Self.maximumConcurrentFetches { startNext() }
+            startEligible()
             while let (index, result) = await group.next() {
                 results[index] = result
-                startNext()
+                inFlight[routes[index].provider, default: 1] -= 1
+                startEligible()
             }
-            return results.map { $0 ?? .failure(UsageError("internal error: a fetch produced no result")) }
+            // Every index was started and every started task reported: no nil is left.
+            return results.compactMap { $0 }
         }
     }
 

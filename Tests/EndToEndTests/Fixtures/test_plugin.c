@@ -17,11 +17,14 @@
  *   VARIANT_COUNT_NEGATIVE   fetcher_count is (size_t)-1
  *   VARIANT_HUGE_STRIDE      fetcher_size is 0xFFFFFFF0
  *   VARIANT_BAD_TIMESTAMP    quotes carry timestamp_ms INT64_MAX
+ *   VARIANT_HTTP             fetches the amount (the whole body) from settings' "url" + "/ASSET-CURRENCY"
+ *                            through the host's http_get (ABI 1.1)
  *
  * Asset NOPE gets a clean not_found error; asset EVIL gets an error whose
  * message holds a line break and a terminal escape.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,9 +94,57 @@ static void *run_job(void *argument) {
 }
 #endif
 
+#ifdef VARIANT_HTTP
+static char base_url[256];
+
+struct http_job {
+    char asset[16], currency[16];
+    ph_fetch_completion completion;
+    void *completion_context;
+};
+
+static void http_done(void *context, const ph_http_response *response, const ph_error *error) {
+    struct http_job *job = context;
+    ph_fetch_request request = {.struct_size = sizeof request, .asset = job->asset, .currency = job->currency};
+    if (error != NULL) {
+        ph_error copy = {.struct_size = sizeof copy, .code = error->code, .message = error->message};
+        job->completion(job->completion_context, NULL, &copy);
+    } else if (response->status != 200 || response->body_length == 0 || response->body_length > 60) {
+        char message[96];
+        snprintf(message, sizeof message, "HTTP %d with %zu bytes", (int)response->status, response->body_length);
+        ph_error failure = {.struct_size = sizeof failure, .code = "invalid_response", .message = message};
+        job->completion(job->completion_context, NULL, &failure);
+    } else {
+        char amount[64];
+        memcpy(amount, response->body, response->body_length);
+        amount[response->body_length] = 0;
+        answer(&request, amount, job->completion, job->completion_context);
+    }
+    free(job);
+}
+#endif
+
 static void fetch_any(void *context, const ph_fetch_request *request,
                       ph_fetch_completion completion, void *completion_context) {
     (void)context;
+#ifdef VARIANT_HTTP
+    if (host_services->struct_size < offsetof(ph_host_services, http_get) + sizeof(void *)) {
+        ph_error error = {.struct_size = sizeof error, .code = "unavailable", .message = "host has no http_get"};
+        completion(completion_context, NULL, &error);
+        return;
+    }
+    struct http_job *job = calloc(1, sizeof *job);
+    snprintf(job->asset, sizeof job->asset, "%s", request->asset);
+    snprintf(job->currency, sizeof job->currency, "%s", request->currency);
+    job->completion = completion;
+    job->completion_context = completion_context;
+    char url[320];
+    snprintf(url, sizeof url, "%s/%s-%s", base_url, request->asset, request->currency);
+    ph_http_header headers[] = {{.name = "X-Test-Plugin", .value = "c"}};
+    ph_http_request http = {.struct_size = sizeof http, .url = url, .headers = headers, .header_count = 1, .timeout_ms = 0};
+    host_services->http_get(host_services->host_context, &http, http_done, job);
+    return;
+#endif
 #ifdef VARIANT_THREAD
     struct job *job = calloc(1, sizeof *job);
     snprintf(job->asset, sizeof job->asset, "%s", request->asset);
@@ -157,6 +208,15 @@ EXPORT
 #endif
 const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *host) {
     host_services = host;
+#ifdef VARIANT_HTTP
+    /* A test plugin's settings parser: finds "url": "…" and nothing more. */
+    const char *settings = host->settings_json(host->host_context, PROVIDER);
+    const char *key = strstr(settings, "\"url\":\"");
+    if (key == NULL || sscanf(key + 7, "%255[^\"]", base_url) != 1) {
+        host->log(host->host_context, PH_LOG_ERROR, "settings need \"url\"");
+        return NULL;
+    }
+#endif
 #ifdef VARIANT_RETURN_NULL
     host->log(host->host_context, PH_LOG_ERROR, "cannot start: no API key in settings");
     return NULL;
