@@ -20,6 +20,8 @@ public final class URLSessionNetworking: Networking {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The default, 6, would queue a 20-asset fetch behind itself; maxConcurrentRequests is the real bound.
+        configuration.httpMaximumConnectionsPerHost = 64
         transfers = TransferDelegate()
         session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
