@@ -25,6 +25,8 @@ public struct ProviderError: Error, CustomStringConvertible, Sendable, Hashable 
         public static let timeout = Code(rawValue: "timeout")
         /// The answer was larger than the provider's `maxResponseBytes`.
         public static let responseTooLarge = Code(rawValue: "response_too_large")
+        /// The plugin never called its fetch completion (reported by the host).
+        public static let noCompletion = Code(rawValue: "no_completion")
         /// Anything else.
         public static let failed = Code(rawValue: "failed")
     }

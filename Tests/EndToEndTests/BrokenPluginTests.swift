@@ -97,7 +97,8 @@ struct BrokenPluginTests {
         try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so", text]), to: "plugins.json")
         let result = try sandbox.run(["providers", "--format", "json"])
         #expect(result == CommandResult(status: 0, standardOutput: """
-            {"plugins":[{"name":"file","version":"1.0.0","path":"\(BuiltProducts.plugin("libFileProvider.so"))","abi":"1.1","fetchers":["file"]}],\
+            {"plugins":[{"name":"file","version":"1.0.0","path":"\(BuiltProducts.plugin("libFileProvider.so"))","abi":"1.1",\
+            "sha256":"\(try sha256sum(BuiltProducts.plugin("libFileProvider.so")))","fetchers":["file"]}],\
             "failures":[{"path":"\(text)","error":"not an ELF shared library (the file does not start with the ELF magic number)"}]}
 
             """, standardError: ""))

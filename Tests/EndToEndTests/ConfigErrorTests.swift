@@ -112,10 +112,10 @@ struct ConfigErrorTests {
         #expect(result == CommandResult(status: 0, standardOutput: "BTC-USD  91234.56  file  2026-11-20T12:00:00Z\n", standardError: ""))
     }
 
-    @Test func pinIsRefusedRatherThanSilentlyIgnored() throws {
+    @Test func malformedPinNamesTheKey() throws {
         let (result, path) = try run(config: #"{"plugins": [{"path": "libFileProvider.so", "sha256": "00"}]}"#)
         #expect(result == CommandResult(status: 3, standardOutput: "", standardError: """
-            pricehost: error: \(path): plugins[0].sha256: plugin pinning is not supported by this version of pricehost; remove the pin or upgrade
+            pricehost: error: \(path): plugins[0].sha256: expected 64 hex digits (the output of sha256sum, or the sha256 that `pricehost providers --format json` prints)
 
             """))
     }
@@ -139,6 +139,7 @@ struct ConfigErrorTests {
         #expect(result == CommandResult(status: 0, standardOutput: """
             config \(path): parsed
             plugin file 1.0.0 (\(BuiltProducts.plugin("libFileProvider.so"))): ok, fetchers: file
+              fetch BTC-USD through file: 91234.56
             check passed: 1 plugin(s), 1 warning(s)
 
             """, standardError: """

@@ -50,3 +50,9 @@ let samplePrices = """
       {"base": "ETH", "currency": "USD", "amount": "3120.48", "timestamp": "2026-11-20T12:00:00Z"}
     ]
     """
+
+/// The file's SHA-256 as coreutils' sha256sum computes it: an oracle independent of pricehost's own.
+func sha256sum(_ path: String) throws -> String {
+    let result = try CommandRunner.run("/usr/bin/sha256sum", [path])
+    return String(result.standardOutput.prefix(64))
+}

@@ -28,7 +28,15 @@ final class PendingFetches: Sendable {
     }
 
     private let state = Mutex(State())
+    private let late = Atomic<Int>(0)
+
+    /// How many completions arrived for fetches already finished (second calls, or after the timeout).
+    var lateCompletions: Int { late.load(ordering: .relaxed) }
     private static let rememberedFinished = 1024
+
+    func countLateCompletion() {
+        late.add(1, ordering: .relaxed)
+    }
 
     func add(_ waiter: Waiter) -> UInt {
         state.withLock { state in
@@ -61,6 +69,7 @@ let hostFetchCompletion: ph_fetch_completion = { context, quote, error in
     let id = UInt(bitPattern: context)
     let (waiter, finishedBy) = PendingFetches.shared.take(id)
     guard let waiter else {
+        PendingFetches.shared.countLateCompletion()
         let who = finishedBy.map { "plugin \($0)" } ?? "a plugin"
         Diagnostics.process.warning("\(who) called a fetch completion that was already finished (a second call, or after the timeout); ignored")
         return

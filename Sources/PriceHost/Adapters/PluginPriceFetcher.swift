@@ -5,16 +5,16 @@ import ProviderABI
 /// A plugin's C fetcher seen as a ``PriceFetcher``: the host-side adapter
 /// registered into the container under `provider` or `provider/ASSET`.
 final class PluginPriceFetcher: PriceFetcher {
-    /// How long the host waits for a plugin's completion before failing the fetch.
-    static let completionTimeout: Duration = .seconds(60)
-
     let provider: String
     let pluginPath: String
+    /// How long the host waits for the plugin's completion before failing the fetch.
+    let completionTimeout: Duration
     private let function: CFetchFunction
 
-    init(provider: String, pluginPath: String, function: CFetchFunction) {
+    init(provider: String, pluginPath: String, completionTimeout: Duration, function: CFetchFunction) {
         self.provider = provider
         self.pluginPath = pluginPath
+        self.completionTimeout = completionTimeout
         self.function = function
     }
 
@@ -23,12 +23,12 @@ final class PluginPriceFetcher: PriceFetcher {
             let id = PendingFetches.shared.add(PendingFetches.Waiter(
                 continuation: continuation, provider: provider, pluginPath: pluginPath,
                 request: request))
-            let (seconds, attoseconds) = Self.completionTimeout.components
+            let (seconds, attoseconds) = completionTimeout.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [provider] in
                 guard let waiter = PendingFetches.shared.take(id).waiter else { return }
                 waiter.continuation.resume(throwing: QuoteFailure(
-                    provider: provider, request: request, code: .timeout,
+                    provider: provider, request: request, code: .noCompletion,
                     message: "the plugin did not answer \(request.pair) within \(seconds) s"))
             }
             // On a Dispatch thread, not the task's: a plugin that blocks in fetch,

@@ -1,56 +1,181 @@
+import Foundation
 import ProviderABI
 
-/// `pricehost check`: validates the config and every plugin. Problems (a
-/// plugin that failed, a default or asset naming a provider nothing
-/// provides, a plugin that logged a warning or error while loading) make the
-/// exit status 3; settings kept for a provider not loaded are a warning only,
-/// since its plugin may be dropped in later.
+/// `pricehost check`: validates the config, then loads and exercises each
+/// plugin in a child process of its own (`pricehost __probe`), so a plugin
+/// that crashes, aborts, hangs or prints garbage is reported, with the signal
+/// or the timeout, and the check carries on with the rest.
+///
+/// Problems make the exit status 3: a plugin that failed to load, crashed,
+/// hung, printed to stdout, completed a fetch twice or never, or logged a
+/// warning or error; two plugins with one provider name; a default or asset
+/// naming a provider nothing provides. A fetch that fails cleanly (no price,
+/// no network) is shown but is not a problem: the plugin behaved. Settings
+/// kept for a provider not loaded are a warning only, since its plugin may be
+/// dropped in later.
 struct CheckCommand {
     let invocation: Invocation
     let config: Config
-    let report: PluginLoadReport
+    let loader: PluginLoader
+    let executable: String
     let output: @Sendable (String) -> Void
     let diagnostics: Diagnostics
 
+    /// What one child reported.
+    struct ProbeResult {
+        var path: String
+        var name: String?
+        var version: String?
+        var abi: String?
+        var sha256: String?
+        var fetchers: [String] = []
+        var fetches: [String] = []
+        var problems: [String] = []
+    }
+
     func run() -> ExitStatus {
-        var problems = report.failures.map(\.description)
-        let pluginMessages = diagnostics.count(of: .warning) + diagnostics.count(of: .error)
-        if pluginMessages > 0 {
-            problems.append("plugins logged \(pluginMessages) warning(s) or error(s) while loading (above)")
+        let (files, failures) = loader.candidates(config: config)
+        var problems = failures.map(\.description)
+        let results = files.map(probe)
+        var providers: [String: String] = [:]
+        for result in results {
+            problems += result.problems
+            if let name = result.name, result.problems.isEmpty {
+                if let earlier = providers[name] {
+                    problems.append("plugin \(result.path): provider '\(name)' is already provided by \(earlier); remove one of the two")
+                } else {
+                    providers[name] = result.path
+                }
+            }
         }
-        let loaded = Set(report.plugins.map(\.name))
-        if let provider = config.defaults.provider, !loaded.contains(provider) {
+        if let provider = config.defaults.provider, providers[provider] == nil {
             problems.append("\(config.path): defaults.provider: no loaded plugin provides '\(provider)'")
         }
         for asset in config.assets.keys.sorted() {
-            if let provider = config.assets[asset]?.provider, !loaded.contains(provider) {
+            if let provider = config.assets[asset]?.provider, providers[provider] == nil {
                 problems.append("\(config.path): assets.\(asset).provider: no loaded plugin provides '\(provider)'")
             }
         }
-        let warnings = config.providerSettings.keys.sorted().filter { !loaded.contains($0) }.map {
+        let warnings = config.providerSettings.keys.sorted().filter { providers[$0] == nil }.map {
             "\(config.path): providers.\($0): settings for a provider no loaded plugin provides (kept for when one is added)"
         }
         for problem in problems { diagnostics.error(problem) }
         for warning in warnings { diagnostics.warning(warning) }
 
+        let healthy = results.filter { $0.problems.isEmpty && $0.name != nil }
         switch invocation.format {
         case .json:
             output(JSONValue.object(JSONObject([
                 ("config", .string(config.path)),
                 ("ok", .bool(problems.isEmpty)),
-                ("plugins", ProvidersCommand.json(report)),
+                ("plugins", .array(healthy.map { result in
+                    .object(JSONObject([
+                        ("name", .string(result.name ?? "")), ("version", .string(result.version ?? "")),
+                        ("path", .string(result.path)), ("abi", .string(result.abi ?? "")),
+                        ("sha256", result.sha256.map(JSONValue.string) ?? .null),
+                        ("fetchers", .array(result.fetchers.map(JSONValue.string))),
+                        ("fetches", .array(result.fetches.map(JSONValue.string))),
+                    ]))
+                })),
                 ("problems", .array(problems.map(JSONValue.string))),
                 ("warnings", .array(warnings.map(JSONValue.string))),
             ])).serialized)
         case .text, .csv:
             output("config \(config.path): parsed")
-            for plugin in report.plugins {
-                output("plugin \(plugin.name) \(plugin.version) (\(plugin.path)): ok, fetchers: \(plugin.fetcherNames.joined(separator: ", "))")
+            for result in healthy {
+                output("plugin \(result.name ?? "") \(result.version ?? "") (\(result.path)): ok, fetchers: \(result.fetchers.joined(separator: ", "))")
+                for fetch in result.fetches { output("  \(fetch)") }
             }
             output(problems.isEmpty
-                ? "check passed: \(report.plugins.count) plugin(s), \(warnings.count) warning(s)"
+                ? "check passed: \(healthy.count) plugin(s), \(warnings.count) warning(s)"
                 : "check failed: \(problems.count) problem(s), \(warnings.count) warning(s)")
         }
         return problems.isEmpty ? .success : .configOrPlugin
+    }
+
+    /// Runs `pricehost __probe` on one file and reads what it says.
+    func probe(_ candidate: PluginLoader.Candidate) -> ProbeResult {
+        var result = ProbeResult(path: candidate.path)
+        var arguments = ["__probe", "--config", config.path, "--plugin", candidate.path]
+        if invocation.allowInsecurePlugins { arguments.append("--allow-insecure-plugins") }
+        // Loading, plus each fetch's own timeout, with room to spare.
+        let timeout = Duration.seconds(15) + ProbeCommand.fetchTimeout * 4
+        let outcome: ChildProcess.Outcome
+        do {
+            outcome = try ChildProcess.run(executable, arguments, timeout: timeout)
+        } catch {
+            result.problems.append("plugin \(candidate.path): could not start the check process \(executable): \(error)")
+            return result
+        }
+        var stage = "load"
+        var garbage: String?
+        var done = false
+        for line in outcome.standardOutput.split(separator: "\n").map(String.init) {
+            guard let value = try? JSONParser.parse(line), case .object(let object) = value,
+                  case .string(let kind)? = object["probe"] else {
+                garbage = garbage ?? line
+                continue
+            }
+            func text(_ key: String) -> String? {
+                if case .string(let value)? = object[key] { return value }
+                return nil
+            }
+            switch kind {
+            case "load-failed":
+                result.problems.append("plugin \(candidate.path): \(text("error") ?? "did not load")")
+            case "loaded":
+                result.name = text("name")
+                result.version = text("version")
+                result.abi = text("abi")
+                result.sha256 = text("sha256")
+                if case .array(let names)? = object["fetchers"] {
+                    result.fetchers = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+                }
+            case "fetching":
+                stage = "fetch of \(text("pair") ?? "?") through \(text("fetcher") ?? "?")"
+            case "fetched":
+                let label = "fetch \(text("pair") ?? "?") through \(text("fetcher") ?? "?")"
+                if case .bool(true)? = object["ok"] {
+                    result.fetches.append("\(label): \(text("amount") ?? "")")
+                } else if text("code") == ProviderError.Code.noCompletion.rawValue {
+                    result.problems.append("plugin \(candidate.path): never completed the \(label) (waited \(ProbeCommand.fetchTimeout))")
+                } else {
+                    result.fetches.append("\(label): failed cleanly: \(text("error") ?? "")")
+                }
+                stage = "after the fetches"
+            case "done":
+                done = true
+                if case .number(let count)? = object["lateCompletions"], count != "0" {
+                    result.problems.append("plugin \(candidate.path): called a fetch completion more than once (\(count) extra call(s)); call it exactly once")
+                }
+            default:
+                garbage = garbage ?? line
+            }
+        }
+        var logged = false
+        for line in outcome.standardError.split(separator: "\n") where line.hasPrefix("pricehost: ") {
+            // The child's own diagnostics: plugin log lines and host warnings, relayed.
+            diagnostics.log(line.hasPrefix("pricehost: error:") ? .error : .warning, "plugin \(candidate.path) (in check): " + line.dropFirst("pricehost: ".count))
+            logged = logged || line.hasPrefix("pricehost: error:") || line.hasPrefix("pricehost: warning:")
+        }
+        switch outcome.ending {
+        case .signalled(let signal):
+            result.problems.append("plugin \(candidate.path): crashed with \(ChildProcess.describe(signal: signal)) during \(stage)")
+        case .timedOut:
+            result.problems.append("plugin \(candidate.path): did not finish within \(timeout) during \(stage); killed")
+        case .exited(let status) where status != 0 || !done:
+            if result.problems.isEmpty {
+                result.problems.append("plugin \(candidate.path): the check process exited with status \(status) during \(stage)")
+            }
+        case .exited:
+            break
+        }
+        if logged, result.problems.isEmpty {
+            result.problems.append("plugin \(candidate.path): logged a warning or error while being checked (above)")
+        }
+        if let garbage {
+            result.problems.append("plugin \(candidate.path): printed to stdout, where only data belongs: \(JSONValue.quoted(String(garbage.prefix(120))))")
+        }
+        return result
     }
 }

@@ -5,6 +5,8 @@ public struct Invocation: Sendable, Equatable {
     /// The subcommand.
     public enum Command: String, Sendable, CaseIterable {
         case fetch, providers, check, help, version
+        /// Internal: `check` runs each plugin in a child `pricehost __probe --plugin PATH`.
+        case probe = "__probe"
     }
 
     /// The output format of data on stdout.
@@ -24,12 +26,17 @@ public struct Invocation: Sendable, Equatable {
     public var assets: [String] = []
     /// `--currency`, upper case.
     public var currency: String?
+    /// `--allow-insecure-plugins`: load plugin files others could replace, with a warning.
+    public var allowInsecurePlugins = false
+    /// `--plugin PATH` (with the internal `probe` command only).
+    public var pluginPath: String?
 
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
-        .fetch: ["--config", "--format", "--provider", "--asset", "--currency"],
-        .providers: ["--config", "--format"],
-        .check: ["--config", "--format"],
+        .fetch: ["--config", "--format", "--provider", "--asset", "--currency", "--allow-insecure-plugins"],
+        .providers: ["--config", "--format", "--allow-insecure-plugins"],
+        .check: ["--config", "--format", "--allow-insecure-plugins"],
+        .probe: ["--config", "--plugin", "--allow-insecure-plugins"],
         .help: [],
         .version: [],
     ]
@@ -62,6 +69,11 @@ public struct Invocation: Sendable, Equatable {
                 guard knownOptions.contains(name) else {
                     throw UsageError("unknown option '\(name)'; see 'pricehost --help'")
                 }
+                if flags.contains(name) {
+                    guard value == nil else { throw UsageError("option \(name) takes no value") }
+                    values.append((name, ""))
+                    continue
+                }
                 if value == nil {
                     guard index < arguments.count else { throw UsageError("option \(name) needs a value") }
                     value = arguments[index]
@@ -88,13 +100,18 @@ public struct Invocation: Sendable, Equatable {
             guard name == "--asset" || seen.insert(name).inserted else { throw UsageError("option \(name) is given twice") }
             try invocation.apply(name, value)
         }
+        if command == .probe, invocation.pluginPath == nil {
+            throw UsageError("__probe needs --plugin PATH")
+        }
         if command == .fetch, invocation.assets.isEmpty {
             throw UsageError("fetch needs --asset CODE (or a list: --asset BTC,ETH)")
         }
         return invocation
     }
 
-    static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency"]
+    static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin", "--allow-insecure-plugins"]
+    /// Options that take no value.
+    static let flags: Set<String> = ["--allow-insecure-plugins"]
 
     private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
         switch name {
@@ -119,6 +136,11 @@ public struct Invocation: Sendable, Equatable {
                 }
                 if !assets.contains(code) { assets.append(code) }
             }
+        case "--allow-insecure-plugins":
+            allowInsecurePlugins = true
+        case "--plugin":
+            guard !value.isEmpty else { throw UsageError("--plugin needs a path") }
+            pluginPath = value
         case "--currency":
             guard let code = AssetCode.normalized(value) else {
                 throw UsageError("--currency \(JSONValue.quoted(value)) is not a currency code (2 to 10 letters or digits)")

@@ -33,7 +33,7 @@ public struct PriceHostApp: Sendable {
         case .version:
             standardOutput(HelpText.versionLine)
             return .success
-        case .fetch, .providers, .check:
+        case .fetch, .providers, .check, .probe:
             break
         }
         if invocation.command != .fetch, invocation.format == .csv {
@@ -49,21 +49,34 @@ public struct PriceHostApp: Sendable {
             return .configOrPlugin
         }
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics)
-        let report = CompositionRoot.loadPlugins(config: config, environment: environment, diagnostics: diagnostics, container: container)
-        CompositionRoot.registerPlugins(report, into: container)
+        var options = PluginLoader.Options()
+        options.allowInsecure = invocation.allowInsecurePlugins
+        options.computeHashes = invocation.command != .fetch
+        if invocation.command == .probe { options.fetchTimeout = ProbeCommand.fetchTimeout }
+        let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
+                                                container: container, options: options)
 
+        switch invocation.command {
+        case .check:
+            // No plugin is loaded in this process: each runs in a child of its own.
+            return CheckCommand(invocation: invocation, config: config, loader: loader,
+                                executable: ExecutableLocation.path ?? CommandLine.arguments[0],
+                                output: standardOutput, diagnostics: diagnostics).run()
+        case .probe:
+            return await ProbeCommand(invocation: invocation, config: config, loader: loader, container: container,
+                                      output: standardOutput).run()
+        default:
+            break
+        }
+        let report = loader.loadAll(config: config)
+        CompositionRoot.registerPlugins(report, into: container)
         switch invocation.command {
         case .fetch:
             return await FetchCommand(invocation: invocation, config: config, report: report,
                                       service: QuoteService(container: container, config: config, report: report),
                                       output: standardOutput, diagnostics: diagnostics).run()
-        case .providers:
+        default:
             return ProvidersCommand(invocation: invocation, report: report, output: standardOutput).run()
-        case .check:
-            return CheckCommand(invocation: invocation, config: config, report: report,
-                                output: standardOutput, diagnostics: diagnostics).run()
-        case .help, .version:
-            return .success
         }
     }
 }

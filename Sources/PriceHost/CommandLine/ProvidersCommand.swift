@@ -22,7 +22,7 @@ struct ProvidersCommand {
         return .success
     }
 
-    /// `{"plugins":[{"name","version","path","abi","fetchers"}],"failures":[{"path","error"}]}`.
+    /// `{"plugins":[{"name","version","path","abi","sha256","fetchers"}],"failures":[{"path","error"}]}`.
     static func json(_ report: PluginLoadReport) -> JSONValue {
         .object(JSONObject([
             ("plugins", .array(report.plugins.map { plugin in
@@ -31,6 +31,7 @@ struct ProvidersCommand {
                     ("version", .string(plugin.version)),
                     ("path", .string(plugin.path)),
                     ("abi", .string(plugin.abiVersion)),
+                    ("sha256", plugin.sha256.map(JSONValue.string) ?? .null),
                     ("fetchers", .array(plugin.fetcherNames.map(JSONValue.string))),
                 ]))
             })),

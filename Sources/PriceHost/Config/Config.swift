@@ -8,6 +8,8 @@ public struct Config: Sendable {
         public var reference: String
         /// Where it was written, e.g. `plugins[1]`.
         public var keyPath: String
+        /// The pinned SHA-256, 64 lower-case hex digits, from `{"path": …, "sha256": …}`.
+        public var sha256: String?
 
         /// True when `reference` names a path (has a '/') rather than a file to search for.
         public var isPath: Bool { reference.contains("/") }

@@ -69,21 +69,25 @@ public enum ConfigParser {
 
     private static func readPluginReference(_ element: JSONCursor) throws -> Config.PluginReference {
         let reference: String
+        var sha256: String?
         switch element.value {
         case .string(let text):
             reference = text
         case .object:
             try element.rejectUnknownKeys(allowed: ["path", "sha256"])
             if let pin = try element.optionalMember("sha256") {
-                // Silently ignoring a security pin would be worse than refusing it.
-                throw pin.error("plugin pinning is not supported by this version of pricehost; remove the pin or upgrade")
+                let text = try pin.string().lowercased()
+                guard text.count == 64, text.allSatisfy(\.isHexDigit) else {
+                    throw pin.error("expected 64 hex digits (the output of sha256sum, or the sha256 that `pricehost providers --format json` prints)")
+                }
+                sha256 = text
             }
             reference = try element.member("path").string()
         default:
             throw element.error("expected a file name, a path, or {\"path\": …}, found \(element.value.kindDescription)")
         }
         guard !reference.isEmpty else { throw element.error("must not be empty") }
-        return Config.PluginReference(reference: reference, keyPath: element.path)
+        return Config.PluginReference(reference: reference, keyPath: element.path, sha256: sha256)
     }
 
     private static func readProviderName(_ cursor: JSONCursor) throws -> String {

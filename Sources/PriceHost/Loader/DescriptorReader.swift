@@ -23,7 +23,8 @@ enum DescriptorReader {
     /// Larger sizes are garbage, not a future minor version: stepping by them would read far past the plugin's data.
     static let maximumStructSize = 4096
 
-    static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String) -> Result<LoadedPlugin, Problem> {
+    static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String,
+                     fetchTimeout: Duration = .seconds(60)) -> Result<LoadedPlugin, Problem> {
         let bytes = UnsafeRawPointer(raw)
         let magic = bytes.loadUnaligned(as: UInt32.self)
         guard magic == PRICEHOST_PLUGIN_MAGIC else {
@@ -99,7 +100,7 @@ enum DescriptorReader {
                 let what = asset.map { "asset \($0)" } ?? "any asset (asset NULL)"
                 return .failure(Problem(provider: name, reason: "two fetchers for \(what); a provider has one per asset and one general fetcher"))
             }
-            let adapter = PluginPriceFetcher(provider: name, pluginPath: path,
+            let adapter = PluginPriceFetcher(provider: name, pluginPath: path, completionTimeout: fetchTimeout,
                                              function: CFetchFunction(fetch: fetch, context: fetcher.context))
             fetchers.append(PluginFetcher(provider: name, asset: asset, fetcher: adapter))
         }

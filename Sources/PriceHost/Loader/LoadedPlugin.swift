@@ -12,6 +12,8 @@ public struct LoadedPlugin: Sendable {
     public var abiVersion: String
     /// The fetchers, general (`asset == nil`) first, then by asset.
     public var fetchers: [PluginFetcher]
+    /// The file's SHA-256, when it was pinned or hashes were asked for.
+    public var sha256: String?
 
     /// The container name of each fetcher: `provider` or `provider/ASSET`.
     public var fetcherNames: [String] { fetchers.map(\.registrationName) }

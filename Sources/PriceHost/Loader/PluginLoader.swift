@@ -6,92 +6,146 @@ import Synchronization
 
 /// Finds, checks and loads plugins.
 ///
-/// For each file: resolve it, read its ELF header, `dlopen` it with
-/// `RTLD_NOW | RTLD_LOCAL`, look up `pricehost_plugin_entry_v1`, call it
-/// once with a services table, and check the descriptor's magic, major
-/// version and struct sizes before using anything else in it. A library is
-/// never `dlclose`d: unmapped Swift code crashes the process at its next
-/// dynamic cast. Each broken plugin becomes one ``PluginFailure``; the
-/// others keep working.
+/// For each file: resolve it and open it once; refuse it when someone other
+/// than root or the current user could replace it (unless allowed); read its
+/// ELF header; check its `sha256` pin; `dlopen` that same open file (through
+/// `/proc/self/fd`, so what was checked is what is loaded) with
+/// `RTLD_NOW | RTLD_LOCAL`; look up `pricehost_plugin_entry_v1`, call it once
+/// with a services table, and check the descriptor's magic, major version and
+/// struct sizes before using anything else in it. A library is never
+/// `dlclose`d: unmapped Swift code crashes the process at its next dynamic
+/// cast. Each broken plugin becomes one ``PluginFailure``; the others keep
+/// working.
 public struct PluginLoader: Sendable {
+    /// How strict to be and what to compute.
+    public struct Options: Sendable {
+        /// Load plugins that others could replace, with a warning (`--allow-insecure-plugins`).
+        public var allowInsecure = false
+        /// Compute every plugin's SHA-256, not only the pinned ones' (for `providers` and `check`).
+        public var computeHashes = false
+        /// How long the host waits for a plugin's fetch completion.
+        public var fetchTimeout: Duration = .seconds(60)
+
+        /// The defaults: strict, hashes only where pinned, a 60 s fetch timeout.
+        public init() {}
+    }
+
+    /// A plugin file to load, and its pin.
+    public struct Candidate: Sendable, Equatable {
+        /// The file, absolute.
+        public var path: String
+        /// The SHA-256 it must have, lower-case hex, and the config key that says so.
+        public var pin: (sha256: String, keyPath: String)?
+
+        public static func == (lhs: Candidate, rhs: Candidate) -> Bool {
+            lhs.path == rhs.path && lhs.pin?.sha256 == rhs.pin?.sha256 && lhs.pin?.keyPath == rhs.pin?.keyPath
+        }
+    }
+
     /// Where bare names are searched.
     public var searchPath: PluginSearchPath
     /// Where plugins' log lines go.
     public var diagnostics: Diagnostics
     /// The HTTP client a provider's plugin gets (`nil`: before it has said its name).
     public var httpClients: @Sendable (String?) -> any HTTPClient
+    /// How strict to be and what to compute.
+    public var options: Options
 
     /// Creates a loader.
-    public init(searchPath: PluginSearchPath, diagnostics: Diagnostics,
+    public init(searchPath: PluginSearchPath, diagnostics: Diagnostics, options: Options = Options(),
                 httpClients: @escaping @Sendable (String?) -> any HTTPClient) {
         self.searchPath = searchPath
         self.diagnostics = diagnostics
+        self.options = options
         self.httpClients = httpClients
     }
 
-    /// Loads every plugin `config` names: `plugins`, then every `*.so` in each of `pluginDirectories`.
-    public func loadAll(config: Config) -> PluginLoadReport {
-        var report = PluginLoadReport()
-        var seenFiles = Set<LibraryCache.FileKey>()
-        var providerFiles: [String: String] = [:]
-        let settings = config.providerSettings.mapValues(\.serialized)
-
-        func load(_ path: String) {
-            let resolved = realPath(path) ?? path
-            var info = stat()
-            guard fstatat(AT_FDCWD, resolved, &info, 0) == 0 else {
-                report.failures.append(PluginFailure(path: resolved, reason: "cannot stat: \(String(cString: strerror(errno)))"))
-                return
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                report.failures.append(PluginFailure(path: resolved, reason: "not a regular file"))
-                return
-            }
-            // By device and inode, as dlopen itself tells libraries apart: a second
-            // path to the same file (a hard link) is the same library, loaded once.
-            let key = LibraryCache.FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-            guard seenFiles.insert(key).inserted else { return }
-            let result = LibraryCache.shared.load(key) {
-                loadLibrary(at: resolved, settings: settings, configDirectory: config.directory)
-            }
-            switch result {
-            case .success(let plugin):
-                if let earlier = providerFiles[plugin.name] {
-                    report.failures.append(PluginFailure(
-                        path: resolved, provider: plugin.name,
-                        reason: "provider '\(plugin.name)' is already provided by \(earlier); remove one of the two"))
-                } else {
-                    providerFiles[plugin.name] = resolved
-                    report.plugins.append(plugin)
-                }
-            case .failure(let failure):
-                report.failures.append(failure)
-            }
-        }
-
+    /// The files `config` names, found: `plugins`, then every `*.so` in each of
+    /// `pluginDirectories`; and a failure for each that cannot be found.
+    public func candidates(config: Config) -> (files: [Candidate], failures: [PluginFailure]) {
+        var files: [Candidate] = []
+        var failures: [PluginFailure] = []
         for reference in config.plugins {
+            let pin = reference.sha256.map { ($0, "\(reference.keyPath).sha256") }
             if reference.isPath {
                 let path = config.absolutePath(reference.reference)
                 guard FileManager.default.fileExists(atPath: path) else {
-                    report.failures.append(PluginFailure(path: path, reason: "file not found (from \(reference.keyPath))"))
+                    failures.append(PluginFailure(path: path, reason: "file not found (from \(reference.keyPath))"))
                     continue
                 }
-                load(path)
+                files.append(Candidate(path: path, pin: pin))
             } else if let path = searchPath.find(reference.reference, exists: FileManager.default.fileExists(atPath:)) {
-                load(path)
+                files.append(Candidate(path: path, pin: pin))
             } else {
-                report.failures.append(PluginFailure(
+                failures.append(PluginFailure(
                     path: reference.reference,
                     reason: "not found (from \(reference.keyPath)); looked in \(searchPath.directories.joined(separator: ", "))"))
             }
         }
         for directory in config.pluginDirectories {
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-                report.failures.append(PluginFailure(path: directory, reason: "plugin directory cannot be read (does it exist?)"))
+                failures.append(PluginFailure(path: directory, reason: "plugin directory cannot be read (does it exist?)"))
                 continue
             }
             for entry in entries.sorted() where entry.hasSuffix(".so") {
-                load(directory + "/" + entry)
+                files.append(Candidate(path: directory + "/" + entry, pin: nil))
+            }
+        }
+        return (files, failures)
+    }
+
+    /// Loads every plugin `config` names.
+    public func loadAll(config: Config) -> PluginLoadReport {
+        let (files, failures) = candidates(config: config)
+        var report = load(files, config: config)
+        report.failures = failures + report.failures
+        return report
+    }
+
+    /// Loads `files` with `config`'s settings.
+    public func load(_ files: [Candidate], config: Config) -> PluginLoadReport {
+        var report = PluginLoadReport()
+        var seenFiles = Set<LibraryCache.FileKey>()
+        var providerFiles: [String: String] = [:]
+        let settings = config.providerSettings.mapValues(\.serialized)
+
+        for candidate in files {
+            let path = realPath(candidate.path) ?? candidate.path
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                report.failures.append(PluginFailure(path: path, reason: "cannot open: \(String(cString: strerror(errno)))"))
+                continue
+            }
+            // Once dlopen has seen a descriptor it stays open for the life of the
+            // process: dlopen knows the library as /proc/self/fd/N, and glibc would
+            // take a later library under a reused N for this one.
+            var keepOpen = false
+            defer { if !keepOpen { close(descriptor) } }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                report.failures.append(PluginFailure(path: path, reason: "not a regular file"))
+                continue
+            }
+            // By device and inode, as dlopen itself tells libraries apart: a second
+            // path to the same file (a hard link) is the same library, loaded once.
+            let key = LibraryCache.FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            guard seenFiles.insert(key).inserted else { continue }
+            let result = LibraryCache.shared.load(key) {
+                loadLibrary(at: path, file: descriptor, info: info, pin: candidate.pin,
+                            settings: settings, configDirectory: config.directory, opened: &keepOpen)
+            }
+            switch result {
+            case .success(let plugin):
+                if let earlier = providerFiles[plugin.name] {
+                    report.failures.append(PluginFailure(
+                        path: path, provider: plugin.name,
+                        reason: "provider '\(plugin.name)' is already provided by \(earlier); remove one of the two"))
+                } else {
+                    providerFiles[plugin.name] = path
+                    report.plugins.append(plugin)
+                }
+            case .failure(let failure):
+                report.failures.append(failure)
             }
         }
         return report
@@ -103,18 +157,40 @@ public struct PluginLoader: Sendable {
         return String(cString: resolved)
     }
 
-    private func loadLibrary(at path: String, settings: [String: String], configDirectory: String) -> Result<LoadedPlugin, PluginFailure> {
+    private func loadLibrary(at path: String, file: Int32, info: stat, pin: (sha256: String, keyPath: String)?,
+                             settings: [String: String], configDirectory: String, opened: inout Bool) -> Result<LoadedPlugin, PluginFailure> {
         func fail(_ reason: String) -> Result<LoadedPlugin, PluginFailure> {
             .failure(PluginFailure(path: path, reason: reason))
         }
-        guard let prefix = ELFHeader.readPrefix(of: path) else {
-            return fail("cannot read: \(String(cString: strerror(errno)))")
+        let directory = FilePath.directory(of: path)
+        var directoryInfo = stat()
+        guard fstatat(AT_FDCWD, directory, &directoryInfo, 0) == 0 else {
+            return fail("cannot stat its directory \(directory): \(String(cString: strerror(errno)))")
         }
+        if let problem = PluginFileSecurity.problem(file: path, fileInfo: info, directory: directory, directoryInfo: directoryInfo) {
+            guard options.allowInsecure else { return fail(problem) }
+            diagnostics.warning("\(PluginFileSecurity.escapeHatch): loading \(path) anyway: \(problem)")
+        }
+        let prefix = FileDescriptorReader.read(file, upTo: 64)
         if let problem = ELFHeader.check(prefix) { return fail(problem) }
 
+        var sha256: String?
+        if pin != nil || options.computeHashes {
+            guard let digest = FileDescriptorReader.sha256(file) else {
+                return fail("cannot read: \(String(cString: strerror(errno)))")
+            }
+            sha256 = digest
+            if let pin, pin.sha256 != digest {
+                return fail("sha256 is \(digest), but \(pin.keyPath) pins \(pin.sha256); if the plugin was upgraded on purpose, update the pin")
+            }
+        }
+
         _ = dlerror()
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            return fail("dlopen failed: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
+        opened = true
+        // The open file, not the path: what was checked and hashed is what is loaded.
+        guard let handle = dlopen("/proc/self/fd/\(file)", RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+            return fail("dlopen failed: \(reason.replacingOccurrences(of: "/proc/self/fd/\(file)", with: path))")
         }
         // The handle is kept (never dlclose'd) for the life of the process.
         guard let symbol = dlsym(handle, PRICEHOST_PLUGIN_ENTRY_SYMBOL) else {
@@ -125,6 +201,7 @@ public struct PluginLoader: Sendable {
         }
         let entry = unsafeBitCast(symbol, to: ph_plugin_entry_v1.self)
         let context = PluginHostContext(pluginPath: path, settingsText: settings, diagnostics: diagnostics, httpClients: httpClients)
+        let timeout = options.fetchTimeout
         let table = context.makeTable(configDirectory: configDirectory)
         let (returned, registered, messages) = context.withEntryCall { entry(table) }
         guard let descriptor = returned else {
@@ -132,9 +209,10 @@ public struct PluginLoader: Sendable {
             let reason = messages.last { $0.level >= .warning }?.message ?? "no reason given"
             return fail("declined to load (its entry returned NULL): \(reason)")
         }
-        let result = DescriptorReader.read(descriptor, registered: registered, path: path)
+        let result = DescriptorReader.read(descriptor, registered: registered, path: path, fetchTimeout: timeout)
         switch result {
-        case .success(let plugin):
+        case .success(var plugin):
+            plugin.sha256 = sha256
             context.setProvider(plugin.name)
             for message in messages { diagnostics.log(message.level, "\(FilePath.fileName(of: path)): \(message.message)") }
             return .success(plugin)

@@ -41,13 +41,19 @@ public enum CompositionRoot {
     /// Loads every plugin the config names; failures are collected, not thrown.
     /// Plugins get their HTTP client from `container` (a child container in tests).
     public static func loadPlugins(config: Config, environment: [String: String], diagnostics: Diagnostics,
-                                   container: Container) -> PluginLoadReport {
+                                   container: Container, options: PluginLoader.Options = .init()) -> PluginLoadReport {
+        makeLoader(config: config, environment: environment, diagnostics: diagnostics, container: container, options: options)
+            .loadAll(config: config)
+    }
+
+    /// The loader for `config`; plugins get their HTTP client from `container`.
+    public static func makeLoader(config: Config, environment: [String: String], diagnostics: Diagnostics,
+                                  container: Container, options: PluginLoader.Options = .init()) -> PluginLoader {
         let searchPath = PluginSearchPath(config: config, environment: environment,
                                           executableDirectory: ExecutableLocation.directory)
-        let loader = PluginLoader(searchPath: searchPath, diagnostics: diagnostics) { provider in
+        return PluginLoader(searchPath: searchPath, diagnostics: diagnostics, options: options) { provider in
             httpClient(for: provider ?? "", in: container)
         }
-        return loader.loadAll(config: config)
     }
 
     /// Registers the report and each loaded plugin's fetchers.

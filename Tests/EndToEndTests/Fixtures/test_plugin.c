@@ -17,6 +17,11 @@
  *   VARIANT_COUNT_NEGATIVE   fetcher_count is (size_t)-1
  *   VARIANT_HUGE_STRIDE      fetcher_size is 0xFFFFFFF0
  *   VARIANT_BAD_TIMESTAMP    quotes carry timestamp_ms INT64_MAX
+ *   VARIANT_ABORT_ENTRY      calls abort() in the entry
+ *   VARIANT_NULL_FETCH       dereferences NULL in fetch
+ *   VARIANT_NO_COMPLETION    never calls the completion
+ *   VARIANT_TWICE            calls the completion twice
+ *   VARIANT_GARBAGE          prints to stdout while loading
  *   VARIANT_HTTP             fetches the amount (the whole body) from settings' "url" + "/ASSET-CURRENCY"
  *                            through the host's http_get (ABI 1.1)
  *
@@ -127,6 +132,17 @@ static void http_done(void *context, const ph_http_response *response, const ph_
 static void fetch_any(void *context, const ph_fetch_request *request,
                       ph_fetch_completion completion, void *completion_context) {
     (void)context;
+#ifdef VARIANT_NULL_FETCH
+    volatile int *nothing = NULL;
+    *nothing = 1;
+#endif
+#ifdef VARIANT_NO_COMPLETION
+    (void)request; (void)completion; (void)completion_context;
+    return;
+#endif
+#ifdef VARIANT_TWICE
+    answer(request, AMOUNT, completion, completion_context);
+#endif
 #ifdef VARIANT_HTTP
     if (host_services->struct_size < offsetof(ph_host_services, http_get) + sizeof(void *)) {
         ph_error error = {.struct_size = sizeof error, .code = "unavailable", .message = "host has no http_get"};
@@ -208,6 +224,13 @@ EXPORT
 #endif
 const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *host) {
     host_services = host;
+#ifdef VARIANT_ABORT_ENTRY
+    abort();
+#endif
+#ifdef VARIANT_GARBAGE
+    printf("hello from the plugin\n");
+    fflush(stdout);
+#endif
 #ifdef VARIANT_HTTP
     /* A test plugin's settings parser: finds "url": "…" and nothing more. */
     const char *settings = host->settings_json(host->host_context, PROVIDER);

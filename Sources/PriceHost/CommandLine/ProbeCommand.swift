@@ -1,0 +1,53 @@
+import Foundation
+import Injection
+import ProviderABI
+
+/// `pricehost __probe --plugin PATH` (internal): loads one plugin and fetches
+/// once through each of its fetchers, writing its progress as JSON lines so
+/// the parent `check` can tell where a crash or hang happened.
+struct ProbeCommand {
+    /// How long the probe waits for each fetch's completion.
+    static let fetchTimeout: Duration = .seconds(5)
+    /// How long it waits after the fetches for completions that come twice.
+    static let lateCompletionGrace: Duration = .milliseconds(200)
+
+    let invocation: Invocation
+    let config: Config
+    let loader: PluginLoader
+    let container: Container
+    let output: @Sendable (String) -> Void
+
+    func run() async -> ExitStatus {
+        let path = invocation.pluginPath ?? ""
+        let pin = loader.candidates(config: config).files.first { $0.path == FilePath.absolute(path, relativeTo: FilePath.currentDirectory) }?.pin
+        let report = loader.load([PluginLoader.Candidate(path: FilePath.absolute(path, relativeTo: FilePath.currentDirectory), pin: pin)], config: config)
+        guard let plugin = report.plugins.first else {
+            emit(["probe": .string("load-failed"), "error": .string(report.failures.first?.reason ?? "not loaded")])
+            return .success
+        }
+        emit(["probe": .string("loaded"), "name": .string(plugin.name), "version": .string(plugin.version),
+              "abi": .string(plugin.abiVersion), "path": .string(plugin.path), "sha256": plugin.sha256.map(JSONValue.string) ?? .null,
+              "fetchers": .array(plugin.fetcherNames.map(JSONValue.string))])
+        let routedHere = config.assets.keys.sorted().first { config.assets[$0]?.provider == plugin.name }
+        for fetcher in plugin.fetchers {
+            let request = QuoteRequest(asset: fetcher.asset ?? routedHere ?? "BTC", currency: config.defaultCurrency)
+            emit(["probe": .string("fetching"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair)])
+            do {
+                let quote = try await fetcher.fetcher.fetchQuote(for: request)
+                emit(["probe": .string("fetched"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair),
+                      "ok": .bool(true), "amount": .string(DecimalAmount.format(quote.amount))])
+            } catch {
+                let code = (error as? QuoteFailure)?.code.rawValue ?? ProviderError.Code.failed.rawValue
+                emit(["probe": .string("fetched"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair),
+                      "ok": .bool(false), "code": .string(code), "error": .string("\(error)")])
+            }
+        }
+        try? await Task.sleep(for: Self.lateCompletionGrace)
+        emit(["probe": .string("done"), "lateCompletions": .number(String(PendingFetches.shared.lateCompletions))])
+        return .success
+    }
+
+    private func emit(_ members: KeyValuePairs<String, JSONValue>) {
+        output(JSONValue.object(JSONObject(members.map { ($0.key, $0.value) })).serialized)
+    }
+}

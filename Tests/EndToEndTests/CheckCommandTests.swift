@@ -1,0 +1,58 @@
+import Foundation
+import PriceHostTesting
+import Testing
+
+/// `check` runs each plugin in a child process: a plugin that crashes, hangs
+/// or misbehaves is named with what happened, and check itself carries on and
+/// exits normally with status 3.
+@Suite(.timeLimit(.minutes(3)))
+struct CheckCommandTests {
+    func check(_ variant: String, name: String) throws -> (CommandResult, String) {
+        let plugin = try Sandbox.testPlugin([variant], name: name)
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so", plugin]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        return (try sandbox.run(["check"]), plugin)
+    }
+
+    /// The good plugin beside the bad one is still checked and reported.
+    func expectGoodPluginReported(_ result: CommandResult) {
+        #expect(result.outputLines.contains("plugin file 1.0.0 (\(BuiltProducts.plugin("libFileProvider.so"))): ok, fetchers: file"), "\(result)")
+        #expect(result.outputLines.contains("  fetch BTC-USD through file: 91234.56"))
+    }
+
+    @Test func abortDuringEntryIsReportedWithTheSignal() throws {
+        let (result, plugin) = try check("VARIANT_ABORT_ENTRY", name: "libAbort.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines == ["pricehost: error: plugin \(plugin): crashed with SIGABRT (abort) during load"])
+        #expect(result.outputLines.last == "check failed: 1 problem(s), 0 warning(s)")
+        expectGoodPluginReported(result)
+    }
+
+    @Test func nullDereferenceInFetchIsReportedWithTheSignalAndTheFetch() throws {
+        let (result, plugin) = try check("VARIANT_NULL_FETCH", name: "libNull.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines == ["pricehost: error: plugin \(plugin): crashed with SIGSEGV (segmentation fault) during fetch of BTC-USD through ctest"])
+        expectGoodPluginReported(result)
+    }
+
+    @Test func fetchThatNeverCompletesIsReported() throws {
+        let (result, plugin) = try check("VARIANT_NO_COMPLETION", name: "libSilent.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines == ["pricehost: error: plugin \(plugin): never completed the fetch BTC-USD through ctest (waited 5.0 seconds)"])
+        expectGoodPluginReported(result)
+    }
+
+    @Test func completionCalledTwiceIsReported() throws {
+        let (result, plugin) = try check("VARIANT_TWICE", name: "libTwice.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines.contains("pricehost: error: plugin \(plugin): called a fetch completion more than once (1 extra call(s)); call it exactly once"), "\(result)")
+        expectGoodPluginReported(result)
+    }
+
+    @Test func pluginPrintingToStdoutIsReported() throws {
+        let (result, plugin) = try check("VARIANT_GARBAGE", name: "libChatty.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines == [#"pricehost: error: plugin \#(plugin): printed to stdout, where only data belongs: "hello from the plugin""#])
+        expectGoodPluginReported(result)
+    }
+}
