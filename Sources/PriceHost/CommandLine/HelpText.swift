@@ -27,6 +27,8 @@ public enum HelpText {
           --provider NAME   who answers; default: assets.CODE.provider, then defaults.provider
           --currency CODE   quote currency; default: defaults.currency, then USD
           --format FORMAT   text (default), json (one object per line) or csv
+          --allow-insecure-plugins
+                            load plugin files others could replace (local development only)
 
         EXIT STATUS
           0 success   1 fetch failed   2 usage error   3 config or plugin error
