@@ -65,9 +65,9 @@ public final class Container: Resolver, Sendable {
         if let cache = entry.cache {
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
-                try Resolution(origin: owner ?? self, parent: nil, root: entry).run(entry, owner: nil, argument: argument)
+                try Resolution.resolve(entry, origin: owner ?? self, parent: nil, owner: nil, argument: argument)
             }
         }
-        return try Resolution(origin: self, parent: nil, root: entry).run(entry, owner: owner, argument: argument)
+        return try Resolution.resolve(entry, origin: self, parent: nil, owner: owner, argument: argument)
     }
 }

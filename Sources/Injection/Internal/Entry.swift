@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One registration: how to make a `Service`, in which scope, and (for shared scopes) where
 /// the instance is kept.
 ///
@@ -16,6 +18,10 @@ final class Entry<Service>: ServiceEntry {
     let make: @Sendable (Resolution, Container?, Any?) throws -> Service
     /// Where a singleton or weak instance is kept; `nil` for transient and graph.
     let cache: (any InstanceCache<Service>)?
+    /// The address of an emptied ``Resolution`` rooted at this entry, retained, kept for the
+    /// next top-level resolve of it; 0 when there is none or one is in use. An integer, not an
+    /// `Unmanaged<Resolution>`, so that the atomic is `Sendable`.
+    private let spareResolution = Atomic<UInt>(0)
 
     init(
         name: String?,
@@ -31,6 +37,31 @@ final class Entry<Service>: ServiceEntry {
         self.argument = argument
         self.cache = cache
         self.make = make
+    }
+
+    deinit {
+        if let spare = UnsafeRawPointer(bitPattern: spareResolution.load(ordering: .acquiring)) {
+            Unmanaged<Resolution>.fromOpaque(spare).release()
+        }
+    }
+
+    /// Takes the spare resolution, leaving none; `nil` when there is none.
+    @inline(__always)
+    func takeSpareResolution() -> Resolution? {
+        guard let spare = UnsafeRawPointer(bitPattern: spareResolution.exchange(0, ordering: .acquiringAndReleasing)) else {
+            return nil
+        }
+        return Unmanaged<Resolution>.fromOpaque(spare).takeRetainedValue()
+    }
+
+    /// Keeps `resolution`, emptied and referenced from nowhere else, as the spare, unless
+    /// another resolve parked one meanwhile.
+    @inline(__always)
+    func park(_ resolution: consuming Resolution) {
+        let address = UInt(bitPattern: Unmanaged.passRetained(resolution).toOpaque())
+        if !spareResolution.compareExchange(expected: 0, desired: address, ordering: .acquiringAndReleasing).exchanged {
+            Unmanaged<Resolution>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+        }
     }
 
     /// Throws unless the factory takes no argument.

@@ -3,9 +3,16 @@ import Synchronization
 /// The state of one top-level resolve: where lookups start, which services are being made
 /// (for cycle detection) and the graph-scope instances made so far.
 ///
-/// Factories receive it as their ``Resolver``. It lives only as long as the resolve (unless a
-/// factory keeps it), so graph state never accumulates in the container, and two resolves on
-/// different threads never see each other's graph.
+/// Factories receive it as their ``Resolver``. Its records live only as long as the resolve, so
+/// graph state never accumulates in the container, and two resolves on different threads never
+/// see each other's graph.
+///
+/// Top-level resolutions are reused: when a resolve ends and no factory kept its resolver, the
+/// resolution is emptied and parked in its root registration's spare slot for the next resolve
+/// of that registration (see ``Resolution/resolve(_:origin:parent:owner:argument:)``). That
+/// spares the allocation, and the records' buffer, on every resolve. A parked resolution is
+/// reachable only through the slot, and one taken from it only through the resolve that took
+/// it, so two resolves never share one.
 final class Resolution: Resolver {
     private enum Phase {
         case inProgress
@@ -28,32 +35,115 @@ final class Resolution: Resolver {
         var phase: Phase
     }
 
-    /// Where lookups start: the container the top-level resolve was called on, or, for a
-    /// singleton or weak instance being made, the container that registered it.
-    let origin: Container
+    private struct State {
+        var records: [Record] = []
+        /// Set when a factory kept this resolution beyond its resolve: from then on it holds
+        /// its origin and root itself, since nothing else is sure to.
+        var kept: (origin: Container, root: any ServiceEntry)?
+    }
+
+    /// The address of the container where lookups start: the one the top-level resolve was
+    /// called on, or, for a singleton or weak instance being made, the one that registered it.
+    /// Unretained: the resolve that runs this resolution holds that container for as long as
+    /// it runs, and a resolution that outlives its resolve keeps it in `kept`. Atomic because
+    /// a reused resolution gets a new origin; it changes only while one resolve holds the
+    /// resolution alone.
+    private let originAddress: Atomic<UInt>
     /// The resolution that asked for the singleton or weak instance this one makes.
     let parent: Resolution?
     /// The registration this resolution was started for; in progress for its whole life.
-    private let root: any ServiceEntry
+    /// Unretained for the same reason as the origin, and so that a parked resolution does not
+    /// keep the registration whose slot holds it alive.
+    private unowned(unsafe) let root: any ServiceEntry
     /// `Resolver` is `Sendable`, so a factory could hand it to another thread; the lock keeps
-    /// the bookkeeping sound even then. A resolution normally runs on one thread, so this lock
-    /// is uncontended and the cheaper `Mutex` serves (see ``Lock`` for where that matters).
-    private let records = Mutex<[Record]>([])
+    /// the bookkeeping sound even then. A ``Lock`` rather than a `Mutex`: a nested resolve takes
+    /// it twice, and an uncontended `Mutex` costs several times as much on Linux.
+    private let state = Lock(State())
+    /// True once a record is added, so that reusing a resolution whose factory resolved
+    /// nothing takes no lock. Set under the lock; read after `isKnownUniquelyReferenced` has
+    /// seen every other reference released, so it cannot miss a record another holder added.
+    private let hasRecords = Atomic<Bool>(false)
 
-    init(origin: Container, parent: Resolution?, root: any ServiceEntry) {
-        self.origin = origin
+    private init(origin: Container, parent: Resolution?, root: any ServiceEntry) {
+        originAddress = Atomic(UInt(bitPattern: Unmanaged.passUnretained(origin).toOpaque()))
         self.parent = parent
         self.root = root
     }
 
+    /// Runs `entry`'s factory as the root of a resolution whose lookups start at `origin`.
+    ///
+    /// `parent` is the resolution that asked for the singleton or weak instance `entry` makes,
+    /// if any; `owner` is the container that holds `entry` when that is not `origin`.
+    @inline(__always)
+    static func resolve<Service>(
+        _ entry: Entry<Service>, origin: Container, parent: Resolution?, owner: Container?, argument: Any?
+    ) throws -> Service {
+        let resolution: Resolution
+        if parent == nil, let spare = entry.takeSpareResolution() {
+            spare.originAddress.store(UInt(bitPattern: Unmanaged.passUnretained(origin).toOpaque()), ordering: .releasing)
+            resolution = spare
+        } else {
+            resolution = Resolution(origin: origin, parent: parent, root: entry)
+        }
+        let instance: Service
+        do {
+            instance = try resolution.run(entry, owner: owner, argument: argument)
+        } catch {
+            finish(resolution, entry: entry, origin: origin)
+            throw error
+        }
+        finish(resolution, entry: entry, origin: origin)
+        return instance
+    }
+
+    /// Parks `resolution`, emptied, as `entry`'s spare when nothing else holds it; otherwise
+    /// lets it keep its origin and root alive for whoever does.
+    @inline(__always)
+    private static func finish<Service>(_ resolution: consuming Resolution, entry: Entry<Service>, origin: Container) {
+        var resolution = resolution
+        if isKnownUniquelyReferenced(&resolution) {
+            if resolution.parent == nil && resolution.reset() {
+                entry.park(resolution)
+            }
+        } else {
+            resolution.keep(origin: origin, root: entry)
+        }
+    }
+
+    /// Empties the records for reuse, keeping their buffer; false if the buffer grew past what
+    /// is worth keeping.
+    private func reset() -> Bool {
+        guard hasRecords.load(ordering: .acquiring) else {
+            return true
+        }
+        hasRecords.store(false, ordering: .releasing)
+        return state.withLock { state in
+            state.records.removeAll(keepingCapacity: true)
+            return state.records.capacity <= 32
+        }
+    }
+
+    private func keep(origin: Container, root: any ServiceEntry) {
+        state.withLock { $0.kept = (origin, root) }
+    }
+
+    /// Calls `body` with the origin container.
+    @inline(__always)
+    private func withOrigin<Result>(_ body: (Container) throws -> Result) rethrows -> Result {
+        let address = originAddress.load(ordering: .acquiring)
+        // Safe: see `originAddress`.
+        return try Unmanaged<Container>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+            ._withUnsafeGuaranteedRef(body)
+    }
+
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
-        let (entry, owner) = try origin.lookup(type, name: name)
+        let (entry, owner) = try withOrigin { try $0.lookup(type, name: name) }
         try entry.checkNoArgument()
         return try checkedInstance(of: entry, owner: owner, argument: nil)
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        let (entry, owner) = try origin.lookup(type, name: name)
+        let (entry, owner) = try withOrigin { try $0.lookup(type, name: name) }
         let given = GivenArgument(argument)
         try entry.checkArgument(given)
         return try checkedInstance(of: entry, owner: owner, argument: given.value)
@@ -81,30 +171,33 @@ final class Resolution: Resolver {
             }
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
-                let owner = owner ?? origin
-                return try Resolution(origin: owner, parent: self, root: entry).run(entry, owner: nil, argument: argument)
+                let origin = owner ?? withOrigin { $0 }
+                return try Resolution.resolve(entry, origin: origin, parent: self, owner: nil, argument: argument)
             }
         }
         if entry === root {
             throw cycle(closingWith: entry)
         }
-        let start = records.withLock { records -> Start in
-            for index in records.indices where records[index].entry === entry {
-                switch records[index].phase {
+        let start = state.withLock { state -> Start in
+            for index in state.records.indices where state.records[index].entry === entry {
+                switch state.records[index].phase {
                 case .inProgress:
                     return .cycle
                 case .made(let instance):
                     return .made(instance.value)
                 case .done:
-                    records[index].phase = .inProgress
+                    state.records[index].phase = .inProgress
                     return .make(index)
                 }
             }
-            if records.isEmpty {
-                records.reserveCapacity(8)
+            if state.records.isEmpty {
+                if state.records.capacity == 0 {
+                    state.records.reserveCapacity(8)
+                }
+                hasRecords.store(true, ordering: .releasing)
             }
-            records.append(Record(entry: entry, phase: .inProgress))
-            return .make(records.count - 1)
+            state.records.append(Record(entry: entry, phase: .inProgress))
+            return .make(state.records.count - 1)
         }
         let index: Int
         switch start {
@@ -120,18 +213,18 @@ final class Resolution: Resolver {
         do {
             instance = try run(entry, owner: owner, argument: argument)
         } catch {
-            records.withLock { $0[index].phase = .done }
+            state.withLock { $0.records[index].phase = .done }
             throw error
         }
         let keep = entry.scope == .graph && entry.argument == nil
-        records.withLock { $0[index].phase = keep ? .made(GraphInstance(value: instance)) : .done }
+        state.withLock { $0.records[index].phase = keep ? .made(GraphInstance(value: instance)) : .done }
         return instance
     }
 
     /// True when this resolution is making `entry` right now.
     func isMaking(_ entry: any ServiceEntry) -> Bool {
-        entry === root || records.withLock { records in
-            records.contains { record in
+        entry === root || state.withLock { state in
+            state.records.contains { record in
                 guard record.entry === entry, case .inProgress = record.phase else { return false }
                 return true
             }
@@ -140,8 +233,8 @@ final class Resolution: Resolver {
 
     /// The registrations this resolution is making, outermost first.
     func activePath() -> [String] {
-        let inner = records.withLock { records in
-            records.compactMap { record -> String? in
+        let inner = state.withLock { state in
+            state.records.compactMap { record -> String? in
                 guard case .inProgress = record.phase else { return nil }
                 return record.entry.pathName
             }
