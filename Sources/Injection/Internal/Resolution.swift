@@ -56,9 +56,10 @@ final class Resolution: Resolver {
     /// keep the registration whose slot holds it alive.
     private unowned(unsafe) let root: any ServiceEntry
     /// `Resolver` is `Sendable`, so a factory could hand it to another thread; the lock keeps
-    /// the bookkeeping sound even then. A ``Lock`` rather than a `Mutex`: a nested resolve takes
-    /// it twice, and an uncontended `Mutex` costs several times as much on Linux.
-    private let state = Lock(State())
+    /// the bookkeeping sound even then. But a resolution runs on one thread (`Resolver` asks
+    /// factories not to pass it on), so the lock is all but never contended, and a nested
+    /// resolve takes it twice: the cheapest lock there is serves, a ``SpinLock``.
+    private let state = SpinLock(State())
     /// True once a record is added, so that reusing a resolution whose factory resolved
     /// nothing takes no lock. Set under the lock; read after `isKnownUniquelyReferenced` has
     /// seen every other reference released, so it cannot miss a record another holder added.
@@ -87,7 +88,11 @@ final class Resolution: Resolver {
         }
         let instance: Service
         do {
-            instance = try resolution.run(entry, owner: owner, argument: argument)
+            // Guaranteed by `resolution` itself, which lives past the call; saying so spares a
+            // retain and release of it around the factory.
+            instance = try Unmanaged.passUnretained(resolution)._withUnsafeGuaranteedRef {
+                try $0.run(entry, owner: owner, argument: argument)
+            }
         } catch {
             finish(resolution, entry: entry, origin: origin)
             throw error
@@ -150,6 +155,7 @@ final class Resolution: Resolver {
     }
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
+    @inline(__always)
     func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
         do {
             return try entry.make(self, owner, argument)
@@ -178,16 +184,19 @@ final class Resolution: Resolver {
         if entry === root {
             throw cycle(closingWith: entry)
         }
-        let start = state.withLock { state -> Start in
+        // The index of the record to make, or `cycle`, or `made` with the instance in `found`.
+        var found: Any?
+        let start = state.withLock { state -> Int in
             for index in state.records.indices where state.records[index].entry === entry {
                 switch state.records[index].phase {
                 case .inProgress:
-                    return .cycle
+                    return Self.cycleFound
                 case .made(let instance):
-                    return .made(instance.value)
+                    found = instance.value
+                    return Self.madeFound
                 case .done:
                     state.records[index].phase = .inProgress
-                    return .make(index)
+                    return index
                 }
             }
             if state.records.isEmpty {
@@ -197,29 +206,29 @@ final class Resolution: Resolver {
                 hasRecords.store(true, ordering: .releasing)
             }
             state.records.append(Record(entry: entry, phase: .inProgress))
-            return .make(state.records.count - 1)
+            return state.records.count - 1
         }
-        let index: Int
-        switch start {
-        case .made(let instance):
+        if start < 0 {
+            if start == Self.cycleFound {
+                throw cycle(closingWith: entry)
+            }
             // Safe: the record of an `Entry<Service>` holds only a `Service`.
-            return instance as! Service
-        case .cycle:
-            throw cycle(closingWith: entry)
-        case .make(let recordIndex):
-            index = recordIndex
+            return found as! Service
         }
         let instance: Service
         do {
             instance = try run(entry, owner: owner, argument: argument)
         } catch {
-            state.withLock { $0.records[index].phase = .done }
+            state.withLock { $0.records[start].phase = .done }
             throw error
         }
         let keep = entry.scope == .graph && entry.argument == nil
-        state.withLock { $0.records[index].phase = keep ? .made(GraphInstance(value: instance)) : .done }
+        state.withLock { $0.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done }
         return instance
     }
+
+    private static var cycleFound: Int { -1 }
+    private static var madeFound: Int { -2 }
 
     /// True when this resolution is making `entry` right now.
     func isMaking(_ entry: any ServiceEntry) -> Bool {
@@ -240,11 +249,5 @@ final class Resolution: Resolver {
             }
         }
         return [root.pathName] + inner
-    }
-
-    private enum Start {
-        case make(Int)
-        case made(Any)
-        case cycle
     }
 }
