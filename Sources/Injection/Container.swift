@@ -24,7 +24,7 @@ public final class Container: Resolver, Sendable {
 
     /// Every entry under the key of type `S` is an `Entry<S>`. Resolving threads contend for
     /// it, so it is a ``Lock`` rather than a `Mutex`.
-    let entries = Lock<[RegistrationKey: any ServiceEntry]>([:])
+    let entries = Lock(RegistrationTable())
 
     /// Creates an empty container, optionally a child of `parent`.
     public init(parent: Container? = nil) {

@@ -26,14 +26,14 @@ extension Container {
 
     func add<Service>(_ entry: Entry<Service>, name: String?) {
         let key = RegistrationKey(Service.self, name: name)
-        entries.withLock { $0[key] = entry }
+        entries.withLock { $0.insert(entry, for: key) }
     }
 
     private func missingRegistration<Service>(_ type: Service.Type, name: String?) -> ResolutionError {
         var hasUnnamed = false
         var container: Container? = self
         while let current = container {
-            hasUnnamed = hasUnnamed || current.entries.withLock { $0[RegistrationKey(type, name: nil)] != nil }
+            hasUnnamed = hasUnnamed || current.entries.withLock { $0.hasUnnamed(ObjectIdentifier(type)) }
             container = current.parent
         }
         return ResolutionError.missingRegistration(
