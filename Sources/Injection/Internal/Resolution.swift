@@ -184,16 +184,16 @@ final class Resolution: Resolver {
         if entry === root {
             throw cycle(closingWith: entry)
         }
-        // The index of the record to make, or `cycle`, or `made` with the instance in `found`.
-        var found: Any?
+        // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
+        // integers: an enum or optional carrying the `Any` instance out of the lock cost
+        // generic value-witness calls on every resolve, not only those that share one.
         let start = state.withLock { state -> Int in
             for index in state.records.indices where state.records[index].entry === entry {
                 switch state.records[index].phase {
                 case .inProgress:
                     return Self.cycleFound
-                case .made(let instance):
-                    found = instance.value
-                    return Self.madeFound
+                case .made:
+                    return Self.madeFound(index)
                 case .done:
                     state.records[index].phase = .inProgress
                     return index
@@ -212,8 +212,7 @@ final class Resolution: Resolver {
             if start == Self.cycleFound {
                 throw cycle(closingWith: entry)
             }
-            // Safe: the record of an `Entry<Service>` holds only a `Service`.
-            return found as! Service
+            return sharedInstance(at: Self.madeFound(start)) as! Service
         }
         let instance: Service
         do {
@@ -228,7 +227,22 @@ final class Resolution: Resolver {
     }
 
     private static var cycleFound: Int { -1 }
-    private static var madeFound: Int { -2 }
+
+    /// Maps a record's index to a negative result and back.
+    private static func madeFound(_ index: Int) -> Int {
+        -2 - index
+    }
+
+    /// The instance a made record shares. Safe to force-cast to the record's service type: the
+    /// record of an `Entry<S>` holds only an `S`.
+    private func sharedInstance(at index: Int) -> Any {
+        state.withLock { state in
+            guard case .made(let instance) = state.records[index].phase else {
+                fatalError("a made record is never reset while its resolution runs")
+            }
+            return instance.value
+        }
+    }
 
     /// True when this resolution is making `entry` right now.
     func isMaking(_ entry: any ServiceEntry) -> Bool {
