@@ -12,10 +12,13 @@ final class Entry<Service>: ServiceEntry {
     let scope: Scope
     /// `nil` when the factory takes no argument.
     let argument: ArgumentType?
-    /// Runs the user's factory with the resolution, the container that holds this entry (`nil`
-    /// when it is the resolution's origin), and the argument, already checked against
-    /// ``argument``.
-    let make: @Sendable (Resolution, Container?, Any?) throws -> Service
+    /// The user's factory, for a registration that takes no argument: called directly, since
+    /// a wrapping closure cost a call and a context on every resolve.
+    let factory: (@Sendable (any Resolver) throws -> Service)?
+    /// Otherwise, runs the user's factory (or another entry's, for ``Registration/implements(_:name:)``)
+    /// with the resolution, the container that holds this entry (`nil` when it is the
+    /// resolution's origin), and the argument, already checked against ``argument``.
+    let make: (@Sendable (Resolution, Container?, Any?) throws -> Service)?
     /// Where a singleton or weak instance is kept; `nil` for transient and graph.
     let cache: (any InstanceCache<Service>)?
     /// The address of an emptied ``Resolution`` rooted at this entry, retained, kept for the
@@ -28,14 +31,17 @@ final class Entry<Service>: ServiceEntry {
         scope: Scope,
         argument: ArgumentType?,
         cache: (any InstanceCache<Service>)?,
-        make: @escaping @Sendable (Resolution, Container?, Any?) throws -> Service
+        factory: (@Sendable (any Resolver) throws -> Service)? = nil,
+        make: (@Sendable (Resolution, Container?, Any?) throws -> Service)? = nil
     ) {
+        precondition((factory == nil) != (make == nil), "an entry has exactly one way to make its service")
         let type = typeName(Service.self)
         displayName = registrationName(typeName: type, name: name)
         pathName = Injection.pathName(typeName: type, name: name)
         self.scope = scope
         self.argument = argument
         self.cache = cache
+        self.factory = factory
         self.make = make
     }
 

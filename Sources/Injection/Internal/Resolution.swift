@@ -158,7 +158,11 @@ final class Resolution: Resolver {
     @inline(__always)
     func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
         do {
-            return try entry.make(self, owner, argument)
+            // Called in place: binding the closure to a local would retain its context.
+            if entry.factory != nil {
+                return try entry.factory!(self)
+            }
+            return try entry.make!(self, owner, argument)
         } catch let error as ResolutionError {
             // Already names the innermost registration that failed; wrapping again would
             // only bury it.
