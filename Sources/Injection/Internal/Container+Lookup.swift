@@ -2,13 +2,12 @@ extension Container {
     /// Finds the registration for `type` and `name` here or in the nearest ancestor, with the
     /// ancestor that holds it, or `nil` when this container does (sparing a retain on the hot path).
     func lookup<Service>(_ type: Service.Type, name: String?) throws -> (Entry<Service>, Container?) {
-        let key = RegistrationKey(type, name: name)
         // Most lookups hit the container asked, so that case avoids the loop's bookkeeping.
-        if let entry = entries.withLock({ $0[key] }) {
+        if let entry = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
             // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
             return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
         }
-        return try lookupInAncestors(type, key: key)
+        return try lookupInAncestors(type, key: RegistrationKey(type, name: name))
     }
 
     private func lookupInAncestors<Service>(

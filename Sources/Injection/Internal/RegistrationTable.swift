@@ -19,10 +19,17 @@ struct RegistrationTable: Sendable {
     /// The registration under `key`, if any.
     @inline(__always)
     subscript(key: RegistrationKey) -> (any ServiceEntry)? {
-        guard let index = index(of: key.type) else {
+        self[key.type, key.name]
+    }
+
+    /// The registration for `type` under `name`, if any. (Taking the parts rather than a
+    /// ``RegistrationKey`` spares copying, and so retaining, the name on the hot path.)
+    @inline(__always)
+    subscript(type: ObjectIdentifier, name: String?) -> (any ServiceEntry)? {
+        guard let index = index(of: type) else {
             return nil
         }
-        if let name = key.name {
+        if let name {
             return buckets[index].named[name]
         }
         return buckets[index].unnamed
