@@ -71,6 +71,33 @@ struct ContainerTests {
     }
 
     @Test
+    func replacedRegistrationIsFreedOnceResolutionsThatUsedItAreDone() throws {
+        final class Token: Sendable {}
+        let container = Container()
+        weak var released: Token?
+        do {
+            let token = Token()
+            released = token
+            // Resolved as a dependency (so a resolution records it) and at top level, on a
+            // container whose resolutions are then reused.
+            container.register(Dependency.self) { _ in
+                withExtendedLifetime(token) { Dependency() }
+            }
+            container.register(Service.self) { r in Service(dependency: try r.resolve(Dependency.self)) }
+            for _ in 0..<3 {
+                _ = try container.resolve(Service.self)
+                _ = try container.resolve(Dependency.self)
+            }
+        }
+        #expect(released != nil)
+
+        container.register(Dependency.self) { _ in Dependency() }
+        _ = try container.resolve(Service.self)
+
+        #expect(released == nil)
+    }
+
+    @Test
     func resolverKeptByAFactoryStillWorksAfterItsResolveAndItsContainerAreGone() throws {
         final class Holder: Sendable {
             let resolver: any Resolver

@@ -10,6 +10,18 @@ extension Container {
         return try lookupInAncestors(type, key: RegistrationKey(type, name: name))
     }
 
+    /// As ``lookup(_:name:)``, but returns the entry's address, retained once for the caller.
+    /// (Untyped: an optional of a type generic over `Service` would make the runtime look its
+    /// metadata up on every call.)
+    @inline(__always)
+    func retainedLookup<Service>(_ type: Service.Type, name: String?) throws -> (UnsafeRawPointer, Container?) {
+        if let address = entries.withLock({ $0.retainedAddress(ObjectIdentifier(type), name) }) {
+            return (address, nil)
+        }
+        let (entry, owner) = try lookupInAncestors(type, key: RegistrationKey(type, name: name))
+        return (UnsafeRawPointer(Unmanaged.passRetained(entry).toOpaque()), owner)
+    }
+
     private func lookupInAncestors<Service>(
         _ type: Service.Type, key: RegistrationKey
     ) throws -> (Entry<Service>, Container?) {

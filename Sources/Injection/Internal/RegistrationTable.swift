@@ -35,6 +35,22 @@ struct RegistrationTable: Sendable {
         return buckets[index].unnamed
     }
 
+    /// The address of the registration for `type` under `name`, retained once for the caller,
+    /// if there is one.
+    @inline(__always)
+    func retainedAddress(_ type: ObjectIdentifier, _ name: String?) -> UnsafeRawPointer? {
+        guard let index = index(of: type) else {
+            return nil
+        }
+        if let name {
+            return buckets[index].named[name].map { UnsafeRawPointer(Unmanaged<AnyObject>.passRetained($0).toOpaque()) }
+        }
+        guard let entry = buckets[index].unnamed else {
+            return nil
+        }
+        return UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque())
+    }
+
     /// Stores `entry` under `key`, replacing what was there.
     mutating func insert(_ entry: any ServiceEntry, for key: RegistrationKey) {
         let index = index(of: key.type) ?? addBucket(for: key.type)

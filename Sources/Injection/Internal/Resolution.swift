@@ -30,9 +30,17 @@ final class Resolution: Resolver {
         let value: Any
     }
 
+    /// A record owns one reference to its entry, taken over from the lookup that found it
+    /// rather than retained again (a retain and a release fewer per nested resolve), and given
+    /// back when the records are emptied.
     private struct Record {
-        let entry: any ServiceEntry
+        let id: ObjectIdentifier
+        unowned(unsafe) let entry: any ServiceEntry
         var phase: Phase
+
+        static func releaseEntry(_ id: ObjectIdentifier) {
+            Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: id))!).release()
+        }
     }
 
     private struct State {
@@ -64,6 +72,14 @@ final class Resolution: Resolver {
     /// nothing takes no lock. Set under the lock; read after `isKnownUniquelyReferenced` has
     /// seen every other reference released, so it cannot miss a record another holder added.
     private let hasRecords = Atomic<Bool>(false)
+
+    deinit {
+        state.withLock { state in
+            for index in state.records.indices {
+                Record.releaseEntry(state.records[index].id)
+            }
+        }
+    }
 
     private init(origin: Container, parent: Resolution?, root: any ServiceEntry) {
         originAddress = Atomic(UInt(bitPattern: Unmanaged.passUnretained(origin).toOpaque()))
@@ -123,6 +139,9 @@ final class Resolution: Resolver {
         }
         hasRecords.store(false, ordering: .releasing)
         return state.withLock { state in
+            for index in state.records.indices {
+                Record.releaseEntry(state.records[index].id)
+            }
             state.records.removeAll(keepingCapacity: true)
             return state.records.capacity <= 32
         }
@@ -142,9 +161,18 @@ final class Resolution: Resolver {
     }
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
-        let (entry, owner) = try withOrigin { try $0.lookup(type, name: name) }
-        try entry.checkNoArgument()
-        return try checkedInstance(of: entry, owner: owner, argument: nil)
+        // Retained by the lookup; the reference is handed to the entry's record, or released.
+        let (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
+        var isTakenOver = false
+        defer {
+            if !isTakenOver {
+                Unmanaged<AnyObject>.fromOpaque(address).release()
+            }
+        }
+        return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
+            try entry.checkNoArgument()
+            return try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
+        }
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
@@ -175,6 +203,21 @@ final class Resolution: Resolver {
     /// Returns an instance of `entry`, held by `owner` (`nil` for this resolution's origin),
     /// within this resolution; the argument has been checked.
     func checkedInstance<Service>(of entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
+        var isTakenOver = false
+        let instance = try checkedInstance(of: entry, owner: owner, argument: argument, isTakenOver: &isTakenOver)
+        if isTakenOver {
+            // The record holds a reference of its own.
+            _ = Unmanaged.passUnretained(entry).retain()
+        }
+        return instance
+    }
+
+    /// Returns an instance of `entry`; sets `isTakenOver` when a new record took over the
+    /// caller's reference to it.
+    @inline(__always)
+    private func checkedInstance<Service>(
+        of entry: Entry<Service>, owner: Container?, argument: Any?, isTakenOver: inout Bool
+    ) throws -> Service {
         if let cache = entry.cache {
             if isInProgress(entry) {
                 throw cycle(closingWith: entry)
@@ -191,8 +234,9 @@ final class Resolution: Resolver {
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
         // generic value-witness calls on every resolve, not only those that share one.
+        let id = ObjectIdentifier(entry)
         let start = state.withLock { state -> Int in
-            for index in state.records.indices where state.records[index].entry === entry {
+            for index in state.records.indices where state.records[index].id == id {
                 switch state.records[index].phase {
                 case .inProgress:
                     return Self.cycleFound
@@ -209,7 +253,8 @@ final class Resolution: Resolver {
                 }
                 hasRecords.store(true, ordering: .releasing)
             }
-            state.records.append(Record(entry: entry, phase: .inProgress))
+            state.records.append(Record(id: id, entry: entry, phase: .inProgress))
+            isTakenOver = true
             return state.records.count - 1
         }
         if start < 0 {
@@ -252,7 +297,7 @@ final class Resolution: Resolver {
     func isMaking(_ entry: any ServiceEntry) -> Bool {
         entry === root || state.withLock { state in
             state.records.contains { record in
-                guard record.entry === entry, case .inProgress = record.phase else { return false }
+                guard record.id == ObjectIdentifier(entry), case .inProgress = record.phase else { return false }
                 return true
             }
         }
