@@ -55,6 +55,14 @@ struct RegistrationTable: Sendable {
     mutating func insert(_ entry: any ServiceEntry, for key: RegistrationKey) {
         let index = index(of: key.type) ?? addBucket(for: key.type)
         if let name = key.name {
+            // Kept at most a quarter full: `Dictionary` probes linearly and compares every
+            // string it meets, and at its default three-quarters load some process's random
+            // seed puts the name asked for at the end of a long run (a third slower lookups in
+            // one run of the benchmark out of a few). Registering is rare; this costs little.
+            let needed = (buckets[index].named.count + 1) * 4
+            if buckets[index].named.capacity < needed {
+                buckets[index].named.reserveCapacity(needed * 2)
+            }
             buckets[index].named[name] = entry
         } else {
             buckets[index].unnamed = entry
