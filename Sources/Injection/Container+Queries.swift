@@ -6,9 +6,7 @@ extension Container {
         var names = Set<String>()
         var container: Container? = self
         while let current = container {
-            let found = current.entries.withLock { entries in
-                entries.keys.compactMap { $0.type == id ? $0.name : nil }
-            }
+            let found = current.entries.withLock { $0.names(of: id) }
             names.formUnion(found)
             container = current.parent
         }

@@ -23,9 +23,7 @@ extension Container {
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) -> Registration<Service> {
         requireUnshared(scope, type)
-        return store(Entry(name: name, scope: scope, argument: nil, cache: nil) { resolver, _, _ in
-            try factory(resolver)
-        }, name: name)
+        return store(Entry(name: name, scope: scope, argument: nil, cache: nil, factory: factory), name: name)
     }
 
     /// Registers `factory` as the way to make `type` under `name`, replacing any registration
@@ -48,9 +46,7 @@ extension Container {
         scope: Scope = .graph,
         factory: @escaping @Sendable (any Resolver) throws -> Service
     ) -> Registration<Service> {
-        store(Entry(name: name, scope: scope, argument: nil, cache: makeCache(scope)) { resolver, _, _ in
-            try factory(resolver)
-        }, name: name)
+        store(Entry(name: name, scope: scope, argument: nil, cache: makeCache(scope), factory: factory), name: name)
     }
 
     /// Registers `factory`, which takes an argument given at resolve time, as the way to make
@@ -69,11 +65,11 @@ extension Container {
         factory: @escaping @Sendable (any Resolver, Argument) throws -> Service
     ) -> Registration<Service> {
         requireUnshared(scope, type)
-        return store(Entry(name: name, scope: scope, argument: ArgumentType(Argument.self), cache: nil) {
+        return store(Entry(name: name, scope: scope, argument: ArgumentType(Argument.self), cache: nil, make: {
             resolver, _, argument in
             // The argument's type was checked against ArgumentType before the call.
             try factory(resolver, argument as! Argument)
-        }, name: name)
+        }), name: name)
     }
 
     /// Registers `factory`, which takes an argument given at resolve time, as the way to make
@@ -91,11 +87,11 @@ extension Container {
         scope: Scope = .graph,
         factory: @escaping @Sendable (any Resolver, Argument) throws -> Service
     ) -> Registration<Service> {
-        store(Entry(name: name, scope: scope, argument: ArgumentType(Argument.self), cache: makeCache(scope)) {
+        store(Entry(name: name, scope: scope, argument: ArgumentType(Argument.self), cache: makeCache(scope), make: {
             resolver, _, argument in
             // The argument's type was checked against ArgumentType before the call.
             try factory(resolver, argument as! Argument)
-        }, name: name)
+        }), name: name)
     }
 
     private func store<Service>(_ entry: Entry<Service>, name: String?) -> Registration<Service> {

@@ -24,7 +24,7 @@ public final class Container: Resolver, Sendable {
 
     /// Every entry under the key of type `S` is an `Entry<S>`. Resolving threads contend for
     /// it, so it is a ``Lock`` rather than a `Mutex`.
-    let entries = Lock<[RegistrationKey: any ServiceEntry]>([:])
+    let entries = Lock(RegistrationTable())
 
     /// Creates an empty container, optionally a child of `parent`.
     public init(parent: Container? = nil) {
@@ -65,9 +65,9 @@ public final class Container: Resolver, Sendable {
         if let cache = entry.cache {
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
-                try Resolution(origin: owner ?? self, parent: nil, root: entry).run(entry, owner: nil, argument: argument)
+                try Resolution.resolve(entry, origin: owner ?? self, parent: nil, owner: nil, argument: argument)
             }
         }
-        return try Resolution(origin: self, parent: nil, root: entry).run(entry, owner: owner, argument: argument)
+        return try Resolution.resolve(entry, origin: self, parent: nil, owner: owner, argument: argument)
     }
 }

@@ -17,7 +17,7 @@ public struct Registration<Service>: Sendable {
     public func implements<Other>(_ type: Other.Type, name: String? = nil) -> Registration<Service> {
         let source = entry
         // Transient here: the instance is cached, if at all, under the source registration.
-        let forwarding = Entry<Other>(name: name, scope: .transient, argument: source.argument, cache: nil) {
+        let forwarding = Entry<Other>(name: name, scope: .transient, argument: source.argument, cache: nil, make: {
             resolution, owner, argument in
             let instance = try resolution.checkedInstance(of: source, owner: owner, argument: argument)
             guard let converted = instance as? Other else {
@@ -27,7 +27,7 @@ public struct Registration<Service>: Sendable {
                     expected: typeName(Other.self))
             }
             return converted
-        }
+        })
         container.add(forwarding, name: name)
         return self
     }

@@ -6,35 +6,49 @@ import Foundation
 @_optimize(none)
 func blackHole<T>(_ value: T) {}
 
-/// Nanoseconds per call of `body`, the median of `rounds` rounds of `iterations` calls each.
-func nanosecondsPerCall(rounds: Int, iterations: Int, _ body: () -> Void) -> Double {
-    // One untimed round warms caches and lazily created state.
-    for _ in 0..<min(iterations, 10_000) { body() }
-    var samples: [Double] = []
-    for _ in 0..<rounds {
-        let start = DispatchTime.now().uptimeNanoseconds
-        for _ in 0..<iterations { body() }
-        let elapsed = DispatchTime.now().uptimeNanoseconds - start
-        samples.append(Double(elapsed) / Double(iterations))
-    }
-    return samples.sorted()[samples.count / 2]
+/// One thing to time: `run` makes the number of calls it is given (a loop of its own, so the
+/// loop is as direct as the code it times), on `threads` threads at once, `calls` calls a round.
+struct Measurement {
+    let name: String
+    let threads: Int
+    let calls: Int
+    let run: @Sendable (Int) -> Void
 }
 
-/// Nanoseconds per call on each of `threads` threads running `body` at the same time: the
-/// wall time of a round divided by the calls each thread made; the median of `rounds` rounds.
-func nanosecondsPerCallConcurrently(
-    threads: Int, rounds: Int, iterations: Int, _ body: @Sendable @escaping () -> Void
-) -> Double {
-    var samples: [Double] = []
-    for _ in 0..<rounds {
-        let start = DispatchTime.now().uptimeNanoseconds
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            for _ in 0..<iterations { body() }
-        }
-        let elapsed = DispatchTime.now().uptimeNanoseconds - start
-        samples.append(Double(elapsed) / Double(iterations))
+/// Nanoseconds per call of each measurement: the median over `rounds` rounds, where every round
+/// times each measurement once, in turn. Interleaving matters on a shared machine: a burst of
+/// load from elsewhere then lands on the baseline and the cases alike instead of on whichever
+/// case happened to be running, so ratios within one run hold still.
+///
+/// With several threads, the time is the wall time of a round divided by the calls each thread
+/// made.
+func nanosecondsPerCall(rounds: Int, _ measurements: [Measurement]) -> [Double] {
+    // One untimed call of each warms caches and lazily created state.
+    for measurement in measurements {
+        time(measurement, calls: min(measurement.calls, 10_000))
     }
-    return samples.sorted()[samples.count / 2]
+    var samples = [[Double]](repeating: [], count: measurements.count)
+    for _ in 0..<rounds {
+        for (index, measurement) in measurements.enumerated() {
+            samples[index].append(time(measurement, calls: measurement.calls))
+        }
+    }
+    return samples.map { $0.sorted()[$0.count / 2] }
+}
+
+@discardableResult
+private func time(_ measurement: Measurement, calls: Int) -> Double {
+    let run = measurement.run
+    let start = DispatchTime.now().uptimeNanoseconds
+    if measurement.threads == 1 {
+        run(calls)
+    } else {
+        DispatchQueue.concurrentPerform(iterations: measurement.threads) { _ in
+            run(calls)
+        }
+    }
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start
+    return Double(elapsed) / Double(calls)
 }
 
 /// The process's resident set size in kibibytes, from /proc/self/status.

@@ -10,7 +10,7 @@ let quick = CommandLine.arguments.contains("--quick")
 let profileIndex = CommandLine.arguments.firstIndex(of: "--profile")
 let profiled = profileIndex.map { CommandLine.arguments[$0 + 1] }
 let profileCount = profileIndex.flatMap { CommandLine.arguments.count > $0 + 2 ? Int(CommandLine.arguments[$0 + 2]) : nil } ?? 5_000_000
-let rounds = quick ? 3 : 9
+let rounds = quick ? 3 : 11
 let iterations = quick ? 100_000 : 1_000_000
 let memoryResolutions = quick ? 1_000_000 : 10_000_000
 
@@ -58,55 +58,57 @@ if let profiled {
     exit(0)
 }
 
-struct Result {
-    let name: String
-    let nanoseconds: Double
-    let baseline: Double
+func resolveOrFail<Service>(_ resolve: () throws -> Service) -> Service {
+    do { return try resolve() } catch { fail(error) }
 }
 
-var results: [Result] = []
-
-let baseline = nanosecondsPerCall(rounds: rounds, iterations: iterations) {
-    blackHole(bare.resolve(Leaf.self))
-}
-let baselineChain = nanosecondsPerCall(rounds: rounds, iterations: iterations / 4) {
-    blackHole(bare.resolve(Level1.self))
-}
-let baselineTwoThreads = nanosecondsPerCallConcurrently(threads: 2, rounds: rounds, iterations: iterations) {
-    blackHole(bare.resolve(Leaf.self))
-}
-
-results.append(Result(name: "transient, no dependencies", nanoseconds: nanosecondsPerCall(rounds: rounds, iterations: iterations) {
-    do { blackHole(try container.resolve(Leaf.self)) } catch { fail(error) }
-}, baseline: baseline))
-results.append(Result(name: "singleton", nanoseconds: nanosecondsPerCall(rounds: rounds, iterations: iterations) {
-    do { blackHole(try container.resolve(Leaf.self, name: "singleton")) } catch { fail(error) }
-}, baseline: baseline))
-results.append(Result(name: "named, 1 of 50 (singleton)", nanoseconds: nanosecondsPerCall(rounds: rounds, iterations: iterations) {
-    do { blackHole(try container.resolve(PriceSource.self, name: wantedName)) } catch { fail(error) }
-}, baseline: baseline))
-let chainTime = nanosecondsPerCall(rounds: rounds, iterations: iterations / 4) {
-    do { blackHole(try chain.resolve(Level1.self)) } catch { fail(error) }
-}
-results.append(Result(name: "4-deep chain, graph scope (per chain)", nanoseconds: chainTime, baseline: baselineChain))
-results.append(Result(name: "singleton, 2 threads at once (per thread)", nanoseconds: nanosecondsPerCallConcurrently(threads: 2, rounds: rounds, iterations: iterations) {
-    do { blackHole(try container.resolve(Leaf.self, name: "singleton")) } catch { fail(error) }
-}, baseline: baselineTwoThreads))
+// Every case is timed against the baseline doing the same work: one lookup, four nested
+// lookups for the chain, two threads at once for the two-thread case.
+let measurements = [
+    Measurement(name: "baseline", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(bare.resolve(Leaf.self)) }
+    },
+    Measurement(name: "baseline chain", threads: 1, calls: iterations / 4) { calls in
+        for _ in 0..<calls { blackHole(bare.resolve(Level1.self)) }
+    },
+    Measurement(name: "baseline two threads", threads: 2, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(bare.resolve(Leaf.self)) }
+    },
+    Measurement(name: "transient, no dependencies", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf.self) }) }
+    },
+    Measurement(name: "singleton", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf.self, name: "singleton") }) }
+    },
+    Measurement(name: "named, 1 of 50 (singleton)", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(PriceSource.self, name: wantedName) }) }
+    },
+    Measurement(name: "4-deep chain, graph scope (per chain)", threads: 1, calls: iterations / 4) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try chain.resolve(Level1.self) }) }
+    },
+    Measurement(name: "singleton, 2 threads at once (per thread)", threads: 2, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf.self, name: "singleton") }) }
+    },
+]
+let times = nanosecondsPerCall(rounds: rounds, measurements)
+let (baseline, baselineChain, baselineTwoThreads) = (times[0], times[1], times[2])
+let likeForLike = [baseline, baseline, baseline, baselineChain, baselineTwoThreads]
 
 func format(_ value: Double) -> String {
     String(format: "%8.1f", value)
 }
 
-print("injection-benchmark\(quick ? " --quick" : ""): median of \(rounds) rounds, \(iterations) resolves a round")
+print("injection-benchmark\(quick ? " --quick" : ""): median of \(rounds) interleaved rounds, \(iterations) resolves a round (chain: \(iterations / 4))")
 print("")
 print("baseline (bare Mutex dictionary, 1 lookup):   \(format(baseline)) ns")
 print("baseline, 4-deep chain (4 nested lookups):   \(format(baselineChain)) ns")
 print("baseline, 2 threads at once (per thread):     \(format(baselineTwoThreads)) ns")
 print("")
 print("case                                          ns/resolve  vs baseline  vs like-for-like")
-for result in results {
-    let name = result.name.padding(toLength: 44, withPad: " ", startingAt: 0)
-    print("\(name) \(format(result.nanoseconds))    \(String(format: "%6.2fx", result.nanoseconds / baseline))      \(String(format: "%6.2fx", result.nanoseconds / result.baseline))")
+for (index, measurement) in measurements.dropFirst(3).enumerated() {
+    let nanoseconds = times[index + 3]
+    let name = measurement.name.padding(toLength: 44, withPad: " ", startingAt: 0)
+    print("\(name) \(format(nanoseconds))    \(String(format: "%6.2fx", nanoseconds / baseline))      \(String(format: "%6.2fx", nanoseconds / likeForLike[index]))")
 }
 
 let before = residentKilobytes()

@@ -165,6 +165,37 @@ struct ConcurrencyTests {
     }
 
     @Test
+    func resolverHandedToOtherThreadsDuringItsFactoryStaysSound() throws {
+        let container = Container()
+        for thread in 0..<Self.threads {
+            container.register(PriceFetcher.self, name: "n\(thread)", scope: .transient) { _ in
+                StubFetcher(source: "n\(thread)")
+            }
+        }
+        let failures = Counter()
+        let made = Counter()
+        // Misuse (a resolver is for its factory's own thread), but it must stay sound, and
+        // ThreadSanitizer watches the resolution's bookkeeping being contended.
+        container.register(Pair.self, scope: .transient) { r in
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for _ in 0..<200 {
+                    if (try? r.resolve(PriceFetcher.self, name: "n\(thread)"))?.source == "n\(thread)" {
+                        made.increment()
+                    } else {
+                        failures.increment()
+                    }
+                }
+            }
+            return Pair(first: Service(dependency: Dependency()), second: Service(dependency: Dependency()))
+        }
+
+        _ = try container.resolve(Pair.self)
+
+        #expect(failures.count == 0)
+        #expect(made.count == Self.threads * 200)
+    }
+
+    @Test
     func registeringWhileResolvingIsSafe() {
         let container = Container()
         container.register(Dependency.self) { _ in Dependency() }

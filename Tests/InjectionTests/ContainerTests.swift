@@ -45,6 +45,90 @@ struct ContainerTests {
     }
 
     @Test
+    func resolvingThroughTheContainerInsideAFactoryStartsASeparateResolution() throws {
+        let container = Container()
+        let calls = Counter()
+        container.register(Dependency.self) { _ in Dependency() }
+        // The same registration resolved again from inside its own factory, as a new top-level
+        // resolve: it must get a resolution of its own, and leave the outer one's graph intact.
+        container.register(Pair.self, scope: .transient) { [unowned container] r in
+            let first = Service(dependency: try r.resolve(Dependency.self))
+            if calls.increment() == 1 {
+                let inner = try container.resolve(Pair.self)
+                #expect(inner.first.dependency === inner.second.dependency)
+                #expect(inner.first.dependency !== first.dependency)
+            }
+            return Pair(first: first, second: Service(dependency: try r.resolve(Dependency.self)))
+        }
+
+        let pair = try container.resolve(Pair.self)
+        let next = try container.resolve(Pair.self)
+
+        #expect(calls.count == 3)
+        #expect(pair.first.dependency === pair.second.dependency)
+        #expect(next.first.dependency === next.second.dependency)
+        #expect(next.first.dependency !== pair.first.dependency)
+    }
+
+    @Test
+    func replacedRegistrationIsFreedOnceResolutionsThatUsedItAreDone() throws {
+        final class Token: Sendable {}
+        let container = Container()
+        weak var released: Token?
+        do {
+            let token = Token()
+            released = token
+            // Resolved as a dependency (so a resolution records it) and at top level, on a
+            // container whose resolutions are then reused.
+            container.register(Dependency.self) { _ in
+                withExtendedLifetime(token) { Dependency() }
+            }
+            container.register(Service.self) { r in Service(dependency: try r.resolve(Dependency.self)) }
+            for _ in 0..<3 {
+                _ = try container.resolve(Service.self)
+                _ = try container.resolve(Dependency.self)
+            }
+        }
+        #expect(released != nil)
+
+        container.register(Dependency.self) { _ in Dependency() }
+        _ = try container.resolve(Service.self)
+
+        #expect(released == nil)
+    }
+
+    @Test
+    func resolverKeptByAFactoryStillWorksAfterItsResolveAndItsContainerAreGone() throws {
+        final class Holder: Sendable {
+            let resolver: any Resolver
+            let dependency: Dependency
+
+            init(resolver: any Resolver, dependency: Dependency) {
+                self.resolver = resolver
+                self.dependency = dependency
+            }
+        }
+        let holder: Holder
+        do {
+            let container = Container()
+            container.register(Dependency.self) { _ in Dependency() }
+            container.register(Holder.self, scope: .transient) { r in
+                Holder(resolver: r, dependency: try r.resolve(Dependency.self))
+            }
+            holder = try container.resolve(Holder.self)
+            let other = try container.resolve(Holder.self)
+
+            // A kept resolver is never handed to another resolve.
+            #expect(!isSameInstance(holder.resolver, other.resolver))
+            #expect(other.dependency !== holder.dependency)
+        }
+
+        // Misuse (a resolver is for the factory's duration), but still safe, and still the
+        // same resolution: its graph instance, looked up in the container it kept alive.
+        #expect(try holder.resolver.resolve(Dependency.self) === holder.dependency)
+    }
+
+    @Test
     func nonSendableServicesResolveInTransientAndGraphScope() throws {
         let container = Container()
         container.register(Scratchpad.self, name: "transient", scope: .transient) { _ in Scratchpad() }

@@ -3,9 +3,16 @@ import Synchronization
 /// The state of one top-level resolve: where lookups start, which services are being made
 /// (for cycle detection) and the graph-scope instances made so far.
 ///
-/// Factories receive it as their ``Resolver``. It lives only as long as the resolve (unless a
-/// factory keeps it), so graph state never accumulates in the container, and two resolves on
-/// different threads never see each other's graph.
+/// Factories receive it as their ``Resolver``. Its records live only as long as the resolve, so
+/// graph state never accumulates in the container, and two resolves on different threads never
+/// see each other's graph.
+///
+/// Top-level resolutions are reused: when a resolve ends and no factory kept its resolver, the
+/// resolution is emptied and parked in its root registration's spare slot for the next resolve
+/// of that registration (see ``Resolution/resolve(_:origin:parent:owner:argument:)``). That
+/// spares the allocation, and the records' buffer, on every resolve. A parked resolution is
+/// reachable only through the slot, and one taken from it only through the resolve that took
+/// it, so two resolves never share one.
 final class Resolution: Resolver {
     private enum Phase {
         case inProgress
@@ -23,46 +30,167 @@ final class Resolution: Resolver {
         let value: Any
     }
 
+    /// A record owns one reference to its entry, taken over from the lookup that found it
+    /// rather than retained again (a retain and a release fewer per nested resolve), and given
+    /// back when the records are emptied.
     private struct Record {
-        let entry: any ServiceEntry
+        let id: ObjectIdentifier
+        unowned(unsafe) let entry: any ServiceEntry
         var phase: Phase
+
+        static func releaseEntry(_ id: ObjectIdentifier) {
+            Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: id))!).release()
+        }
     }
 
-    /// Where lookups start: the container the top-level resolve was called on, or, for a
-    /// singleton or weak instance being made, the container that registered it.
-    let origin: Container
+    private struct State {
+        var records: [Record] = []
+        /// Set when a factory kept this resolution beyond its resolve: from then on it holds
+        /// its origin and root itself, since nothing else is sure to.
+        var kept: (origin: Container, root: any ServiceEntry)?
+    }
+
+    /// The address of the container where lookups start: the one the top-level resolve was
+    /// called on, or, for a singleton or weak instance being made, the one that registered it.
+    /// Unretained: the resolve that runs this resolution holds that container for as long as
+    /// it runs, and a resolution that outlives its resolve keeps it in `kept`. Atomic because
+    /// a reused resolution gets a new origin; it changes only while one resolve holds the
+    /// resolution alone.
+    private let originAddress: Atomic<UInt>
     /// The resolution that asked for the singleton or weak instance this one makes.
     let parent: Resolution?
     /// The registration this resolution was started for; in progress for its whole life.
-    private let root: any ServiceEntry
+    /// Unretained for the same reason as the origin, and so that a parked resolution does not
+    /// keep the registration whose slot holds it alive.
+    private unowned(unsafe) let root: any ServiceEntry
     /// `Resolver` is `Sendable`, so a factory could hand it to another thread; the lock keeps
-    /// the bookkeeping sound even then. A resolution normally runs on one thread, so this lock
-    /// is uncontended and the cheaper `Mutex` serves (see ``Lock`` for where that matters).
-    private let records = Mutex<[Record]>([])
+    /// the bookkeeping sound even then. But a resolution runs on one thread (`Resolver` asks
+    /// factories not to pass it on), so the lock is all but never contended, and a nested
+    /// resolve takes it twice: the cheapest lock there is serves, a ``SpinLock``.
+    private let state = SpinLock(State())
+    /// True once a record is added, so that reusing a resolution whose factory resolved
+    /// nothing takes no lock. Set under the lock; read after `isKnownUniquelyReferenced` has
+    /// seen every other reference released, so it cannot miss a record another holder added.
+    private let hasRecords = Atomic<Bool>(false)
 
-    init(origin: Container, parent: Resolution?, root: any ServiceEntry) {
-        self.origin = origin
+    deinit {
+        state.withLock { state in
+            for index in state.records.indices {
+                Record.releaseEntry(state.records[index].id)
+            }
+        }
+    }
+
+    private init(origin: Container, parent: Resolution?, root: any ServiceEntry) {
+        originAddress = Atomic(UInt(bitPattern: Unmanaged.passUnretained(origin).toOpaque()))
         self.parent = parent
         self.root = root
     }
 
+    /// Runs `entry`'s factory as the root of a resolution whose lookups start at `origin`.
+    ///
+    /// `parent` is the resolution that asked for the singleton or weak instance `entry` makes,
+    /// if any; `owner` is the container that holds `entry` when that is not `origin`.
+    @inline(__always)
+    static func resolve<Service>(
+        _ entry: Entry<Service>, origin: Container, parent: Resolution?, owner: Container?, argument: Any?
+    ) throws -> Service {
+        let resolution: Resolution
+        if parent == nil, let spare = entry.takeSpareResolution() {
+            spare.originAddress.store(UInt(bitPattern: Unmanaged.passUnretained(origin).toOpaque()), ordering: .releasing)
+            resolution = spare
+        } else {
+            resolution = Resolution(origin: origin, parent: parent, root: entry)
+        }
+        let instance: Service
+        do {
+            // Guaranteed by `resolution` itself, which lives past the call; saying so spares a
+            // retain and release of it around the factory.
+            instance = try Unmanaged.passUnretained(resolution)._withUnsafeGuaranteedRef {
+                try $0.run(entry, owner: owner, argument: argument)
+            }
+        } catch {
+            finish(resolution, entry: entry, origin: origin)
+            throw error
+        }
+        finish(resolution, entry: entry, origin: origin)
+        return instance
+    }
+
+    /// Parks `resolution`, emptied, as `entry`'s spare when nothing else holds it; otherwise
+    /// lets it keep its origin and root alive for whoever does.
+    @inline(__always)
+    private static func finish<Service>(_ resolution: consuming Resolution, entry: Entry<Service>, origin: Container) {
+        var resolution = resolution
+        if isKnownUniquelyReferenced(&resolution) {
+            if resolution.parent == nil && resolution.reset() {
+                entry.park(resolution)
+            }
+        } else {
+            resolution.keep(origin: origin, root: entry)
+        }
+    }
+
+    /// Empties the records for reuse, keeping their buffer; false if the buffer grew past what
+    /// is worth keeping.
+    private func reset() -> Bool {
+        guard hasRecords.load(ordering: .acquiring) else {
+            return true
+        }
+        hasRecords.store(false, ordering: .releasing)
+        return state.withLock { state in
+            for index in state.records.indices {
+                Record.releaseEntry(state.records[index].id)
+            }
+            state.records.removeAll(keepingCapacity: true)
+            return state.records.capacity <= 32
+        }
+    }
+
+    private func keep(origin: Container, root: any ServiceEntry) {
+        state.withLock { $0.kept = (origin, root) }
+    }
+
+    /// Calls `body` with the origin container.
+    @inline(__always)
+    private func withOrigin<Result>(_ body: (Container) throws -> Result) rethrows -> Result {
+        let address = originAddress.load(ordering: .acquiring)
+        // Safe: see `originAddress`.
+        return try Unmanaged<Container>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+            ._withUnsafeGuaranteedRef(body)
+    }
+
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
-        let (entry, owner) = try origin.lookup(type, name: name)
-        try entry.checkNoArgument()
-        return try checkedInstance(of: entry, owner: owner, argument: nil)
+        // Retained by the lookup; the reference is handed to the entry's record, or released.
+        let (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
+        var isTakenOver = false
+        defer {
+            if !isTakenOver {
+                Unmanaged<AnyObject>.fromOpaque(address).release()
+            }
+        }
+        return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
+            try entry.checkNoArgument()
+            return try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
+        }
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        let (entry, owner) = try origin.lookup(type, name: name)
+        let (entry, owner) = try withOrigin { try $0.lookup(type, name: name) }
         let given = GivenArgument(argument)
         try entry.checkArgument(given)
         return try checkedInstance(of: entry, owner: owner, argument: given.value)
     }
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
+    @inline(__always)
     func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
         do {
-            return try entry.make(self, owner, argument)
+            // Called in place: binding the closure to a local would retain its context.
+            if entry.factory != nil {
+                return try entry.factory!(self)
+            }
+            return try entry.make!(self, owner, argument)
         } catch let error as ResolutionError {
             // Already names the innermost registration that failed; wrapping again would
             // only bury it.
@@ -75,64 +203,101 @@ final class Resolution: Resolver {
     /// Returns an instance of `entry`, held by `owner` (`nil` for this resolution's origin),
     /// within this resolution; the argument has been checked.
     func checkedInstance<Service>(of entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
+        var isTakenOver = false
+        let instance = try checkedInstance(of: entry, owner: owner, argument: argument, isTakenOver: &isTakenOver)
+        if isTakenOver {
+            // The record holds a reference of its own.
+            _ = Unmanaged.passUnretained(entry).retain()
+        }
+        return instance
+    }
+
+    /// Returns an instance of `entry`; sets `isTakenOver` when a new record took over the
+    /// caller's reference to it.
+    @inline(__always)
+    private func checkedInstance<Service>(
+        of entry: Entry<Service>, owner: Container?, argument: Any?, isTakenOver: inout Bool
+    ) throws -> Service {
         if let cache = entry.cache {
             if isInProgress(entry) {
                 throw cycle(closingWith: entry)
             }
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
-                let owner = owner ?? origin
-                return try Resolution(origin: owner, parent: self, root: entry).run(entry, owner: nil, argument: argument)
+                let origin = owner ?? withOrigin { $0 }
+                return try Resolution.resolve(entry, origin: origin, parent: self, owner: nil, argument: argument)
             }
         }
         if entry === root {
             throw cycle(closingWith: entry)
         }
-        let start = records.withLock { records -> Start in
-            for index in records.indices where records[index].entry === entry {
-                switch records[index].phase {
+        // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
+        // integers: an enum or optional carrying the `Any` instance out of the lock cost
+        // generic value-witness calls on every resolve, not only those that share one.
+        let id = ObjectIdentifier(entry)
+        let start = state.withLock { state -> Int in
+            for index in state.records.indices where state.records[index].id == id {
+                switch state.records[index].phase {
                 case .inProgress:
-                    return .cycle
-                case .made(let instance):
-                    return .made(instance.value)
+                    return Self.cycleFound
+                case .made:
+                    return Self.madeFound(index)
                 case .done:
-                    records[index].phase = .inProgress
-                    return .make(index)
+                    state.records[index].phase = .inProgress
+                    return index
                 }
             }
-            if records.isEmpty {
-                records.reserveCapacity(8)
+            if state.records.isEmpty {
+                if state.records.capacity == 0 {
+                    state.records.reserveCapacity(8)
+                }
+                hasRecords.store(true, ordering: .releasing)
             }
-            records.append(Record(entry: entry, phase: .inProgress))
-            return .make(records.count - 1)
+            state.records.append(Record(id: id, entry: entry, phase: .inProgress))
+            isTakenOver = true
+            return state.records.count - 1
         }
-        let index: Int
-        switch start {
-        case .made(let instance):
-            // Safe: the record of an `Entry<Service>` holds only a `Service`.
-            return instance as! Service
-        case .cycle:
-            throw cycle(closingWith: entry)
-        case .make(let recordIndex):
-            index = recordIndex
+        if start < 0 {
+            if start == Self.cycleFound {
+                throw cycle(closingWith: entry)
+            }
+            return sharedInstance(at: Self.madeFound(start)) as! Service
         }
         let instance: Service
         do {
             instance = try run(entry, owner: owner, argument: argument)
         } catch {
-            records.withLock { $0[index].phase = .done }
+            state.withLock { $0.records[start].phase = .done }
             throw error
         }
         let keep = entry.scope == .graph && entry.argument == nil
-        records.withLock { $0[index].phase = keep ? .made(GraphInstance(value: instance)) : .done }
+        state.withLock { $0.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done }
         return instance
+    }
+
+    private static var cycleFound: Int { -1 }
+
+    /// Maps a record's index to a negative result and back.
+    private static func madeFound(_ index: Int) -> Int {
+        -2 - index
+    }
+
+    /// The instance a made record shares. Safe to force-cast to the record's service type: the
+    /// record of an `Entry<S>` holds only an `S`.
+    private func sharedInstance(at index: Int) -> Any {
+        state.withLock { state in
+            guard case .made(let instance) = state.records[index].phase else {
+                fatalError("a made record is never reset while its resolution runs")
+            }
+            return instance.value
+        }
     }
 
     /// True when this resolution is making `entry` right now.
     func isMaking(_ entry: any ServiceEntry) -> Bool {
-        entry === root || records.withLock { records in
-            records.contains { record in
-                guard record.entry === entry, case .inProgress = record.phase else { return false }
+        entry === root || state.withLock { state in
+            state.records.contains { record in
+                guard record.id == ObjectIdentifier(entry), case .inProgress = record.phase else { return false }
                 return true
             }
         }
@@ -140,18 +305,12 @@ final class Resolution: Resolver {
 
     /// The registrations this resolution is making, outermost first.
     func activePath() -> [String] {
-        let inner = records.withLock { records in
-            records.compactMap { record -> String? in
+        let inner = state.withLock { state in
+            state.records.compactMap { record -> String? in
                 guard case .inProgress = record.phase else { return nil }
                 return record.entry.pathName
             }
         }
         return [root.pathName] + inner
-    }
-
-    private enum Start {
-        case make(Int)
-        case made(Any)
-        case cycle
     }
 }

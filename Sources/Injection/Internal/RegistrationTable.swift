@@ -1,0 +1,125 @@
+/// The registrations of one container, by service type and then by name.
+///
+/// Most resolves ask for an unnamed registration, and a `[RegistrationKey: entry]` dictionary
+/// hashed every key, type and optional name, with SipHash: a good share of a lookup. Here the
+/// type picks its bucket by its metadata address, with no hashing beyond a multiply, and only a
+/// name is hashed, by the dictionary of that type's named registrations.
+struct RegistrationTable: Sendable {
+    private struct Bucket: Sendable {
+        /// `nil` for a free bucket.
+        var type: ObjectIdentifier?
+        var unnamed: (any ServiceEntry)?
+        var named: [String: any ServiceEntry] = [:]
+    }
+
+    /// Open addressing with linear probing; the count is a power of two, at most half used.
+    private var buckets = [Bucket](repeating: Bucket(), count: 16)
+    private var typeCount = 0
+
+    /// The registration under `key`, if any.
+    @inline(__always)
+    subscript(key: RegistrationKey) -> (any ServiceEntry)? {
+        self[key.type, key.name]
+    }
+
+    /// The registration for `type` under `name`, if any. (Taking the parts rather than a
+    /// ``RegistrationKey`` spares copying, and so retaining, the name on the hot path.)
+    @inline(__always)
+    subscript(type: ObjectIdentifier, name: String?) -> (any ServiceEntry)? {
+        guard let index = index(of: type) else {
+            return nil
+        }
+        if let name {
+            return buckets[index].named[name]
+        }
+        return buckets[index].unnamed
+    }
+
+    /// The address of the registration for `type` under `name`, retained once for the caller,
+    /// if there is one.
+    @inline(__always)
+    func retainedAddress(_ type: ObjectIdentifier, _ name: String?) -> UnsafeRawPointer? {
+        guard let index = index(of: type) else {
+            return nil
+        }
+        if let name {
+            return buckets[index].named[name].map { UnsafeRawPointer(Unmanaged<AnyObject>.passRetained($0).toOpaque()) }
+        }
+        guard let entry = buckets[index].unnamed else {
+            return nil
+        }
+        return UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque())
+    }
+
+    /// Stores `entry` under `key`, replacing what was there.
+    mutating func insert(_ entry: any ServiceEntry, for key: RegistrationKey) {
+        let index = index(of: key.type) ?? addBucket(for: key.type)
+        if let name = key.name {
+            // Kept at most a quarter full: `Dictionary` probes linearly and compares every
+            // string it meets, and at its default three-quarters load some process's random
+            // seed puts the name asked for at the end of a long run (a third slower lookups in
+            // one run of the benchmark out of a few). Registering is rare; this costs little.
+            let needed = (buckets[index].named.count + 1) * 4
+            if buckets[index].named.capacity < needed {
+                buckets[index].named.reserveCapacity(needed * 2)
+            }
+            buckets[index].named[name] = entry
+        } else {
+            buckets[index].unnamed = entry
+        }
+    }
+
+    /// Whether an unnamed registration for `type` exists.
+    func hasUnnamed(_ type: ObjectIdentifier) -> Bool {
+        index(of: type).map { buckets[$0].unnamed != nil } ?? false
+    }
+
+    /// The names registered for `type`, in no particular order.
+    func names(of type: ObjectIdentifier) -> [String] {
+        index(of: type).map { Array(buckets[$0].named.keys) } ?? []
+    }
+
+    @inline(__always)
+    private func index(of type: ObjectIdentifier) -> Int? {
+        let mask = buckets.count - 1
+        var index = Self.start(of: type, mask: mask)
+        while let occupant = buckets[index].type {
+            if occupant == type {
+                return index
+            }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    private mutating func addBucket(for type: ObjectIdentifier) -> Int {
+        if (typeCount + 1) * 2 > buckets.count {
+            let old = buckets
+            buckets = [Bucket](repeating: Bucket(), count: old.count * 2)
+            for bucket in old where bucket.type != nil {
+                buckets[freeIndex(for: bucket.type!)] = bucket
+            }
+        }
+        let index = freeIndex(for: type)
+        buckets[index].type = type
+        typeCount += 1
+        return index
+    }
+
+    private func freeIndex(for type: ObjectIdentifier) -> Int {
+        let mask = buckets.count - 1
+        var index = Self.start(of: type, mask: mask)
+        while buckets[index].type != nil {
+            index = (index + 1) & mask
+        }
+        return index
+    }
+
+    /// Where probing for `type` starts: Fibonacci hashing of its metadata address, whose low
+    /// bits are alignment zeros and so are multiplied up into the high bits that are kept.
+    @inline(__always)
+    private static func start(of type: ObjectIdentifier, mask: Int) -> Int {
+        let mixed = UInt(bitPattern: type) &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: mixed >> 40) & mask
+    }
+}
