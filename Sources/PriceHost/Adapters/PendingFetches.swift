@@ -1,3 +1,4 @@
+import Injection
 import CProviderABI
 import Foundation
 import ProviderABI
@@ -27,7 +28,7 @@ final class PendingFetches: Sendable {
         var finishedOrder: [UInt] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let late = Atomic<Int>(0)
 
     /// How many completions arrived for fetches already finished (second calls, or after the timeout).

@@ -1,3 +1,4 @@
+import Injection
 import CProviderABI
 import Glibc
 import ProviderABI
@@ -14,15 +15,15 @@ final class PluginHostContext: Sendable {
     private let settingsText: [String: String]
     private let httpClients: @Sendable (String?) -> any HTTPClient
     /// The provider name, once the descriptor has been read; `nil` during the entry call.
-    private let provider = Mutex<String?>(nil)
+    private let provider = Lock<String?>(nil)
     /// Addresses of the C copies handed out by `settings_json`, kept for the
     /// life of the process. Held as integers: a pointer is not `Sendable`.
-    private let settingsCopies = Mutex<[String: UInt]>([:])
+    private let settingsCopies = Lock<[String: UInt]>([:])
     /// What happens during the entry call: fetchers registered through
     /// `register_fetcher` (addresses: a pointer is not `Sendable`) and the
     /// plugin's log lines, held back until the loader knows whether the
     /// plugin loaded.
-    private let entryCall = Mutex<EntryCall?>(nil)
+    private let entryCall = Lock<EntryCall?>(nil)
 
     struct EntryCall {
         var fetchers: [UInt] = []

@@ -1,3 +1,4 @@
+import Injection
 import CProviderABI
 import Foundation
 import Glibc
@@ -249,7 +250,7 @@ final class LibraryCache: Sendable {
     }
 
     static let shared = LibraryCache()
-    private let results = Mutex<[FileKey: Result<LoadedPlugin, PluginFailure>]>([:])
+    private let results = Lock<[FileKey: Result<LoadedPlugin, PluginFailure>]>([:])
 
     func load(_ key: FileKey, _ loader: () -> Result<LoadedPlugin, PluginFailure>) -> Result<LoadedPlugin, PluginFailure> {
         if let known = results.withLock({ $0[key] }) { return known }

@@ -1,3 +1,4 @@
+import Injection
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -71,7 +72,7 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
         var failure: ProviderError?
     }
 
-    private let transfers = Mutex<[Int: Transfer]>([:])
+    private let transfers = Lock<[Int: Transfer]>([:])
 
     func start(_ task: URLSessionDataTask, url: String, limit: Int, timeout: Duration,
                continuation: CheckedContinuation<HTTPResponse, any Error>) {

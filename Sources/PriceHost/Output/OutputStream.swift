@@ -1,3 +1,4 @@
+import Injection
 import Glibc
 import Synchronization
 
@@ -5,7 +6,7 @@ import Synchronization
 /// concurrent tasks never interleave.
 public final class OutputStream: Sendable {
     private let descriptor: Int32
-    private let lock = Mutex(())
+    private let lock = Lock(())
 
     /// Standard output: data.
     public static let standardOutput = OutputStream(descriptor: STDOUT_FILENO)

@@ -1,3 +1,4 @@
+import Injection
 import Glibc
 import Synchronization
 
@@ -35,7 +36,7 @@ public final class Diagnostics: Sendable {
 
     private let threshold: Level
     private let sink: @Sendable (String) -> Void
-    private let counts = Mutex<[Level: Int]>([:])
+    private let counts = Lock<[Level: Int]>([:])
 
     /// Creates a log that prints lines at `threshold` and above through `sink` (stderr by default).
     public init(threshold: Level = .warning, sink: @escaping @Sendable (String) -> Void = Diagnostics.standardError) {
