@@ -52,6 +52,10 @@ public enum CommandRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        // A sanitizer run configures the children the same way.
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] {
+            base[name] = ProcessInfo.processInfo.environment[name]
+        }
         base["HOME"] = currentDirectory ?? NSTemporaryDirectory()
         process.environment = base.merging(environment) { _, new in new }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
