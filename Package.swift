@@ -41,9 +41,9 @@ let package = Package(
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection"]),
-        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI"]),
+        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection"]),
+        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",

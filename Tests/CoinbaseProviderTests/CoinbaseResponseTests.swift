@@ -39,4 +39,17 @@ struct CoinbaseResponseTests {
     func badAnswersBecomeNamedErrors(status: Int, text: String, expected: ProviderError) {
         #expect(throws: expected) { try quote(status, text) }
     }
+
+    @Test func bodyTextInA200ErrorIsKeptOnOneLine() {
+        #expect(throws: ProviderError(.invalidResponse, "200 with a price for B C-USD (BTC-USD)")) {
+            try quote(200, #"{"data":{"base":"B\nC","currency":"USD","amount":"1"}}"#)
+        }
+    }
+
+    @Test func codesMatchByASCIIRulesOnly() {
+        #expect(throws: ProviderError(.invalidResponse, "200 with a price for ſol-USD (SOL-USD)")) {
+            try CoinbaseResponse.quote(from: HTTPResponse(status: 200, body: body(#"{"data":{"base":"ſol","currency":"USD","amount":"1"}}"#)),
+                                       for: QuoteRequest(asset: "SOL", currency: "USD"), provider: "coinbase", now: now)
+        }
+    }
 }

@@ -11,7 +11,8 @@ public enum CoinbaseResponse {
     public static func quote(from response: HTTPResponse, for request: QuoteRequest, provider: String, now: Date = Date()) throws -> Quote {
         guard response.status == 200 else { throw error(from: response, for: request) }
         func invalid(_ reason: String) -> ProviderError {
-            ProviderError(.invalidResponse, "200 with \(reason) (\(request.pair))")
+            // The reason may quote the body (a code, a key): keep the message one clean line.
+            ProviderError(.invalidResponse, "200 with \(printable(reason)) (\(request.pair))")
         }
         guard !response.body.isEmpty else { throw invalid("an empty body") }
         let root: JSONValue
@@ -24,7 +25,8 @@ public enum CoinbaseResponse {
             let data = try JSONCursor(root).member("data")
             let base = try data.member("base").string()
             let currency = try data.member("currency").string()
-            guard base.uppercased() == request.asset, currency.uppercased() == request.currency else {
+            // ASCII rules only: full Unicode upper-casing would take "ſol" for SOL.
+            guard AssetCode.normalized(base) == request.asset, AssetCode.normalized(currency) == request.currency else {
                 throw invalid("a price for \(base)-\(currency)")
             }
             let amountCursor = try data.member("amount")
