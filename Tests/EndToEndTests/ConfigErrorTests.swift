@@ -35,9 +35,9 @@ struct ConfigErrorTests {
     }
 
     @Test func unknownNestedKeyNamesItsFullPath() throws {
-        let (result, path) = try run(config: #"{"assets": {"ETH": {"provider": "file", "bounds": {}}}}"#)
+        let (result, path) = try run(config: #"{"assets": {"ETH": {"provider": "file", "bounds": {"minimum": "1"}}}}"#)
         #expect(result == CommandResult(status: 3, standardOutput: "", standardError: """
-            pricehost: error: \(path): assets.ETH.bounds: unknown key; expected one of: provider
+            pricehost: error: \(path): assets.ETH.bounds.minimum: unknown key; expected one of: min, max
 
             """))
     }

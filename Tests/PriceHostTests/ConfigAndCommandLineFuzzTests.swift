@@ -181,7 +181,7 @@ struct ConfigAndCommandLineFuzzTests {
         default:
             break
         }
-        if invocation.command != .fetch, !invocation.assets.isEmpty || invocation.currency != nil || invocation.provider != nil {
+        if invocation.command != .fetch, !invocation.assets.isEmpty || invocation.currency != nil || invocation.providers != nil {
             return .problem("\(invocation.command) with fetch's options: \(invocation)")
         }
         if invocation.command != .probe, invocation.pluginPath != nil { return .problem("--plugin outside __probe: \(invocation)") }
@@ -189,7 +189,10 @@ struct ConfigAndCommandLineFuzzTests {
             return .problem("assets not unique upper-case codes: \(invocation.assets.map { FuzzText.quoted($0) })")
         }
         if let currency = invocation.currency, !isCode(currency) { return .problem("currency \(FuzzText.quoted(currency))") }
-        if let provider = invocation.provider, !ProviderName.isValid(provider) { return .problem("provider \(FuzzText.quoted(provider))") }
+        if let providers = invocation.providers {
+            if providers.isEmpty || Set(providers).count != providers.count { return .problem("providers \(providers)") }
+            if let bad = providers.first(where: { !ProviderName.isValid($0) }) { return .problem("provider \(FuzzText.quoted(bad))") }
+        }
         if let path = invocation.configPath, path.isEmpty { return .problem("an empty --config") }
 
         // The invocation, written back canonically, must parse to itself.
@@ -200,7 +203,7 @@ struct ConfigAndCommandLineFuzzTests {
         default:
             if let path = invocation.configPath { canonical.append("--config=" + path) }
             if invocation.format != .text { canonical.append("--format=" + invocation.format.rawValue) }
-            if let provider = invocation.provider { canonical += ["--provider", provider] }
+            if let providers = invocation.providers { canonical += ["--provider", providers.joined(separator: ",")] }
             if !invocation.assets.isEmpty { canonical += ["--asset", invocation.assets.joined(separator: ",")] }
             if let currency = invocation.currency { canonical += ["--currency", currency] }
             if let path = invocation.pluginPath { canonical.append("--plugin=" + path) }

@@ -5,7 +5,7 @@ struct InvocationTests {
     @Test func optionsMayComeBeforeOrAfterTheCommandInBothSpellings() throws {
         let invocation = try Invocation.parse(["--config=/etc/p.json", "fetch", "--asset", "btc,eth,BTC", "--currency=eur", "--format", "json"])
         #expect(invocation == Invocation(command: .fetch, configPath: "/etc/p.json", format: .json,
-                                         provider: nil, assets: ["BTC", "ETH"], currency: "EUR"))
+                                         providers: nil, assets: ["BTC", "ETH"], currency: "EUR"))
     }
 
     @Test func repeatedAssetOptionsAppendInOrder() throws {

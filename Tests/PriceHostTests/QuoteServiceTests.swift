@@ -45,29 +45,29 @@ struct QuoteServiceTests {
     var service: QuoteService { QuoteService(container: container, config: config, report: report) }
 
     @Test func providerComesFromTheFlagThenTheAssetThenTheDefault() throws {
-        #expect(try service.route(asset: "USDC", explicitProvider: "file")
-            == QuoteService.Route(asset: "USDC", provider: "file", fetcherName: "file"))
-        #expect(try service.route(asset: "USDC", explicitProvider: nil)
-            == QuoteService.Route(asset: "USDC", provider: "peg", fetcherName: "peg"))
-        #expect(try service.route(asset: "SOL", explicitProvider: nil)
-            == QuoteService.Route(asset: "SOL", provider: "file", fetcherName: "file"))
+        #expect(try service.route(asset: "USDC", explicitProviders: ["file"])
+            == QuoteService.Route(asset: "USDC", choices: [.init(provider: "file", fetcherName: "file")]))
+        #expect(try service.route(asset: "USDC", explicitProviders: nil)
+            == QuoteService.Route(asset: "USDC", choices: [.init(provider: "peg", fetcherName: "peg")]))
+        #expect(try service.route(asset: "SOL", explicitProviders: nil)
+            == QuoteService.Route(asset: "SOL", choices: [.init(provider: "file", fetcherName: "file")]))
     }
 
     @Test func dedicatedFetcherWinsOverTheGeneralOne() throws {
-        #expect(try service.route(asset: "BTC", explicitProvider: nil)
-            == QuoteService.Route(asset: "BTC", provider: "file", fetcherName: "file/BTC"))
+        #expect(try service.route(asset: "BTC", explicitProviders: nil)
+            == QuoteService.Route(asset: "BTC", choices: [.init(provider: "file", fetcherName: "file/BTC")]))
     }
 
     @Test func unknownProviderFromTheFlagIsAUsageError() {
         #expect(throws: UsageError("unknown provider 'coinbase' (from --provider); loaded providers: file, peg")) {
-            try service.route(asset: "BTC", explicitProvider: "coinbase")
+            try service.route(asset: "BTC", explicitProviders: ["coinbase"])
         }
     }
 
     @Test func unknownProviderFromConfigNamesTheKey() {
         #expect(throws: ConfigError(path: "/etc/pricehost/plugins.json",
                                     reason: "assets.ETH.provider: no loaded plugin provides 'coinbase'; loaded providers: file, peg")) {
-            try service.route(asset: "ETH", explicitProvider: nil)
+            try service.route(asset: "ETH", explicitProviders: nil)
         }
     }
 
@@ -75,12 +75,12 @@ struct QuoteServiceTests {
         let bare = try ConfigParser.parse(Array("{}".utf8), path: "/p.json", environment: [:])
         let service = QuoteService(container: container, config: bare, report: report)
         #expect(throws: UsageError("no provider for BTC: pass --provider NAME, or set defaults.provider or assets.BTC.provider in /p.json")) {
-            try service.route(asset: "BTC", explicitProvider: nil)
+            try service.route(asset: "BTC", explicitProviders: nil)
         }
     }
 
     @Test func fetchKeepsTheOrderAndCarriesEachFailure() async throws {
-        let routes = try ["BTC", "USDC", "SOL"].map { try service.route(asset: $0, explicitProvider: nil) }
+        let routes = try ["BTC", "USDC", "SOL"].map { try service.route(asset: $0, explicitProviders: nil) }
         let results = await service.fetch(routes, currency: "USD")
         #expect(results.map { try? $0.get().amount } == [101, 1, 100])
         #expect(results.map { try? $0.get().provider } == ["file", "peg", "file"])
@@ -90,7 +90,7 @@ struct QuoteServiceTests {
         let child = Container(parent: container)
         child.register(PriceFetcher.self, name: "file/BTC", scope: .singleton) { _ in FixedFetcher(amount: nil, provider: "file") }
         let swapped = QuoteService(container: child, config: config, report: report)
-        let routes = try ["BTC", "USDC"].map { try swapped.route(asset: $0, explicitProvider: nil) }
+        let routes = try ["BTC", "USDC"].map { try swapped.route(asset: $0, explicitProviders: nil) }
         let results = await swapped.fetch(routes, currency: "USD")
         #expect(throws: QuoteFailure(provider: "file", request: QuoteRequest(asset: "BTC", currency: "USD"),
                                      code: .failed, message: "file is down")) { try results[0].get() }

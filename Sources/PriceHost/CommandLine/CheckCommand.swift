@@ -52,8 +52,9 @@ struct CheckCommand {
             problems.append("\(config.path): defaults.provider: no loaded plugin provides '\(provider)'")
         }
         for asset in config.assets.keys.sorted() {
-            if let provider = config.assets[asset]?.provider, providers[provider] == nil {
-                problems.append("\(config.path): assets.\(asset).provider: no loaded plugin provides '\(provider)'")
+            for provider in config.assets[asset]?.providerOrder ?? [] where providers[provider] == nil {
+                let key = config.assets[asset]?.providers != nil ? "providers" : "provider"
+                problems.append("\(config.path): assets.\(asset).\(key): no loaded plugin provides '\(provider)'")
             }
         }
         let warnings = config.providerSettings.keys.sorted().filter { providers[$0] == nil }.map {

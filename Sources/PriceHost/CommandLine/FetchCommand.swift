@@ -18,7 +18,7 @@ struct FetchCommand {
         var routingStatus: ExitStatus?
         for asset in invocation.assets {
             do {
-                routes.append(try service.route(asset: asset, explicitProvider: invocation.provider))
+                routes.append(try service.route(asset: asset, explicitProviders: invocation.providers))
             } catch let error as UsageError {
                 diagnostics.error(error.description)
                 routingStatus = routingStatus ?? .usage

@@ -20,8 +20,8 @@ public struct Invocation: Sendable, Equatable {
     public var configPath: String?
     /// `--format`; text when absent.
     public var format: Format = .text
-    /// `--provider`.
-    public var provider: String?
+    /// `--provider`: one provider, or several separated by commas, tried in order.
+    public var providers: [String]?
     /// `--asset`, split at commas, upper case, in the order given, without repeats.
     public var assets: [String] = []
     /// `--currency`, upper case.
@@ -124,10 +124,15 @@ public struct Invocation: Sendable, Equatable {
             }
             format = parsed
         case "--provider":
-            guard ProviderName.isValid(value) else {
-                throw UsageError("--provider '\(value)' is not a provider name (\(ProviderName.rule))")
+            var names: [String] = []
+            for name in value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                guard ProviderName.isValid(name) else {
+                    throw UsageError("--provider '\(name)' is not a provider name (\(ProviderName.rule))")
+                }
+                guard !names.contains(name) else { throw UsageError("--provider names '\(name)' twice") }
+                names.append(name)
             }
-            provider = value
+            providers = names
         case "--asset":
             for part in value.split(separator: ",", omittingEmptySubsequences: false) {
                 let text = String(part)

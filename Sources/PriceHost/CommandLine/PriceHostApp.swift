@@ -73,7 +73,8 @@ public struct PriceHostApp: Sendable {
         switch invocation.command {
         case .fetch:
             return await FetchCommand(invocation: invocation, config: config, report: report,
-                                      service: QuoteService(container: container, config: config, report: report),
+                                      service: QuoteService(container: container, config: config, report: report,
+                                                            warn: { [diagnostics] in diagnostics.warning($0) }),
                                       output: standardOutput, diagnostics: diagnostics).run()
         default:
             return ProvidersCommand(invocation: invocation, report: report, output: standardOutput).run()

@@ -28,7 +28,7 @@ struct ProbeCommand {
         emit(["probe": .string("loaded"), "name": .string(plugin.name), "version": .string(plugin.version),
               "abi": .string(plugin.abiVersion), "path": .string(plugin.path), "sha256": plugin.sha256.map(JSONValue.string) ?? .null,
               "fetchers": .array(plugin.fetcherNames.map(JSONValue.string))])
-        let routedHere = config.assets.keys.sorted().first { config.assets[$0]?.provider == plugin.name }
+        let routedHere = config.assets.keys.sorted().first { config.assets[$0]?.providerOrder?.contains(plugin.name) == true }
         for fetcher in plugin.fetchers {
             let request = QuoteRequest(asset: fetcher.asset ?? routedHere ?? "BTC", currency: config.defaultCurrency)
             emit(["probe": .string("fetching"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair)])

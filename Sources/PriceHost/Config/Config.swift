@@ -1,3 +1,4 @@
+import Foundation
 import ProviderABI
 
 /// `plugins.json`, parsed and checked.
@@ -27,6 +28,19 @@ public struct Config: Sendable {
     public struct AssetSettings: Sendable, Equatable {
         /// `assets.X.provider`: who answers for asset X.
         public var provider: String?
+        /// `assets.X.providers`: who answers, tried in order until one does (instead of `provider`).
+        public var providers: [String]?
+        /// `assets.X.maxAgeSeconds`: an older quote for X is stale (overrides the provider's).
+        public var maxAgeSeconds: Int?
+        /// `assets.X.bounds.min`: a lower price for X is rejected.
+        public var minimum: Decimal?
+        /// `assets.X.bounds.max`: a higher price for X is rejected.
+        public var maximum: Decimal?
+
+        /// The providers to try, in order: `providers`, else `provider`; `nil` when neither is set.
+        public var providerOrder: [String]? {
+            providers ?? provider.map { [$0] }
+        }
     }
 
     /// The config file, absolute.

@@ -1,3 +1,4 @@
+import Foundation
 import ProviderABI
 
 /// Strict reading of `plugins.json`: unknown keys and wrong types are errors
@@ -60,9 +61,26 @@ public enum ConfigParser {
             guard let asset = AssetCode.normalized(code) else {
                 throw settings.error("asset code must be 2 to 10 letters or digits")
             }
-            try settings.rejectUnknownKeys(allowed: ["provider"])
+            try settings.rejectUnknownKeys(allowed: ["provider", "providers", "maxAgeSeconds", "bounds"])
             guard config.assets[asset] == nil else { throw settings.error("\(asset) is given twice") }
-            config.assets[asset] = Config.AssetSettings(provider: try settings.optionalMember("provider").map(readProviderName))
+            var entry = Config.AssetSettings(provider: try settings.optionalMember("provider").map(readProviderName))
+            if let list = try settings.optionalMember("providers") {
+                guard entry.provider == nil else { throw list.error("give provider or providers, not both") }
+                let names = try list.elements().map(readProviderName)
+                guard !names.isEmpty else { throw list.error("must name at least one provider") }
+                guard Set(names).count == names.count else { throw list.error("names a provider twice") }
+                entry.providers = names
+            }
+            entry.maxAgeSeconds = try settings.optionalMember("maxAgeSeconds")?.integer(in: 1...31_536_000)
+            if let bounds = try settings.optionalMember("bounds") {
+                try bounds.rejectUnknownKeys(allowed: ["min", "max"])
+                entry.minimum = try bounds.optionalMember("min").map(readAmount)
+                entry.maximum = try bounds.optionalMember("max").map(readAmount)
+                if let minimum = entry.minimum, let maximum = entry.maximum, minimum > maximum {
+                    throw bounds.error("min \(DecimalAmount.format(minimum)) is above max \(DecimalAmount.format(maximum))")
+                }
+            }
+            config.assets[asset] = entry
         }
         return config
     }
@@ -94,6 +112,14 @@ public enum ConfigParser {
         let name = try cursor.string()
         guard ProviderName.isValid(name) else { throw cursor.error(ProviderName.rule) }
         return name
+    }
+
+    private static func readAmount(_ cursor: JSONCursor) throws -> Decimal {
+        let text = try cursor.string()
+        guard let amount = DecimalAmount.parse(text) else {
+            throw cursor.error("expected a decimal string such as \"1000.50\", found \(JSONValue.quoted(text))")
+        }
+        return amount
     }
 
     private static func readCode(_ cursor: JSONCursor) throws -> String {

@@ -15,10 +15,14 @@ public struct ProviderPolicy: Sendable, Equatable {
     public var maxRetryAfter: Duration = .seconds(30)
     /// `maxConcurrentRequests`: fetches in flight at once for this provider (1 to 64; default 8).
     public var maxConcurrentRequests = 8
+    /// `maxAgeSeconds`: a quote older than this is stale (1 to 31536000; default none).
+    public var maxAgeSeconds: Int?
+    /// `staleQuotes`: `"error"` (default) rejects a stale quote; `"warn"` uses it with a warning.
+    public var warnOnStaleQuotes = false
 
     /// The keys the host reads and removes from a provider's settings.
     public static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
-                              "maxRetryAfterSeconds", "maxConcurrentRequests"]
+                              "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes"]
 
     /// The defaults.
     public init() {}
@@ -32,5 +36,13 @@ public struct ProviderPolicy: Sendable, Equatable {
         if let value = try settings.optionalMember("retryBaseDelayMilliseconds") { retryBaseDelay = .milliseconds(try value.integer(in: 0...60_000)) }
         if let value = try settings.optionalMember("maxRetryAfterSeconds") { maxRetryAfter = .seconds(try value.integer(in: 0...3600)) }
         if let value = try settings.optionalMember("maxConcurrentRequests") { maxConcurrentRequests = try value.integer(in: 1...64) }
+        if let value = try settings.optionalMember("maxAgeSeconds") { maxAgeSeconds = try value.integer(in: 1...31_536_000) }
+        if let value = try settings.optionalMember("staleQuotes") {
+            switch try value.string() {
+            case "error": warnOnStaleQuotes = false
+            case "warn": warnOnStaleQuotes = true
+            default: throw value.error("expected \"error\" or \"warn\"")
+            }
+        }
     }
 }

@@ -1,67 +1,89 @@
+import Foundation
 import Injection
 import ProviderABI
 
 /// Decides who answers for each asset and fetches the quotes.
 ///
-/// The provider for an asset is `--provider`, else `assets.X.provider`, else
-/// `defaults.provider`. Within a provider, a fetcher dedicated to the asset
+/// The providers for an asset are `--provider` (one, or a comma list), else
+/// `assets.X.providers` or `assets.X.provider`, else `defaults.provider`;
+/// several are tried in order until one answers with a quote that passes the
+/// checks (age, bounds). Within a provider, a fetcher dedicated to the asset
 /// (`provider/ASSET`) wins over the general one (`provider`).
 public struct QuoteService: Sendable {
-    /// A provider chosen for an asset, and the container name of its fetcher.
+    /// The providers chosen for an asset, in the order they are tried.
     public struct Route: Sendable, Equatable {
+        /// One provider and the container name of its fetcher for the asset.
+        public struct Choice: Sendable, Equatable {
+            /// The provider.
+            public var provider: String
+            /// `provider/ASSET` or `provider`; `nil` when the provider has no fetcher for the asset.
+            public var fetcherName: String?
+        }
+
         /// The asset.
         public var asset: String
-        /// The provider.
-        public var provider: String
-        /// `provider/ASSET` or `provider`; `nil` when the provider has no fetcher for the asset.
-        public var fetcherName: String?
+        /// The providers, in order; never empty.
+        public var choices: [Choice]
+
+        /// The first provider: the one whose concurrency bound the fetch counts against.
+        public var provider: String { choices[0].provider }
     }
 
     private let container: Container
     private let config: Config
     private let report: PluginLoadReport
+    private let warn: @Sendable (String) -> Void
+    private let now: @Sendable () -> Date
 
-    /// Creates a service over a container built by ``CompositionRoot``.
-    public init(container: Container, config: Config, report: PluginLoadReport) {
+    /// Creates a service over a container built by ``CompositionRoot``; `warn` receives stale-quote warnings.
+    public init(container: Container, config: Config, report: PluginLoadReport,
+                warn: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Date = { Date() }) {
         self.container = container
         self.config = config
         self.report = report
+        self.warn = warn
+        self.now = now
     }
 
-    /// Chooses the provider and fetcher for `asset`.
+    /// Chooses the providers and fetchers for `asset`.
     /// - Throws: ``UsageError`` when `--provider` names a provider no plugin
     ///   provides or no provider is configured; ``ConfigError`` naming the key
     ///   when the config names such a provider.
-    public func route(asset: String, explicitProvider: String?) throws -> Route {
-        let provider: String
-        if let explicitProvider {
-            try requireNotFailed(explicitProvider)
-            guard report.plugin(named: explicitProvider) != nil else {
-                throw UsageError("unknown provider '\(explicitProvider)' (from --provider); \(loadedProvidersText)")
+    public func route(asset: String, explicitProviders: [String]?) throws -> Route {
+        let providers: [String]
+        if let explicitProviders, !explicitProviders.isEmpty {
+            for provider in explicitProviders {
+                try requireNotFailed(provider)
+                guard report.plugin(named: provider) != nil else {
+                    throw UsageError("unknown provider '\(provider)' (from --provider); \(loadedProvidersText)")
+                }
             }
-            provider = explicitProvider
+            providers = explicitProviders
         } else {
             let key: String
-            if let fromAsset = config.assets[asset]?.provider {
-                (provider, key) = (fromAsset, "assets.\(asset).provider")
+            if let fromAsset = config.assets[asset]?.providerOrder {
+                (providers, key) = (fromAsset, config.assets[asset]?.providers != nil ? "assets.\(asset).providers" : "assets.\(asset).provider")
             } else if let fromDefaults = config.defaults.provider {
-                (provider, key) = (fromDefaults, "defaults.provider")
+                (providers, key) = ([fromDefaults], "defaults.provider")
             } else {
                 throw UsageError("no provider for \(asset): pass --provider NAME, or set defaults.provider or assets.\(asset).provider in \(config.path)")
             }
-            try requireNotFailed(provider)
-            guard report.plugin(named: provider) != nil else {
-                throw ConfigError(path: config.path, reason: "\(key): no loaded plugin provides '\(provider)'; \(loadedProvidersText)")
+            for provider in providers {
+                try requireNotFailed(provider)
+                guard report.plugin(named: provider) != nil else {
+                    throw ConfigError(path: config.path, reason: "\(key): no loaded plugin provides '\(provider)'; \(loadedProvidersText)")
+                }
             }
         }
-        let dedicated = "\(provider)/\(asset)"
         let names = Set(container.names(for: PriceFetcher.self))
-        let fetcherName = names.contains(dedicated) ? dedicated : names.contains(provider) ? provider : nil
-        return Route(asset: asset, provider: provider, fetcherName: fetcherName)
+        return Route(asset: asset, choices: providers.map { provider in
+            let dedicated = "\(provider)/\(asset)"
+            return Route.Choice(provider: provider, fetcherName: names.contains(dedicated) ? dedicated : names.contains(provider) ? provider : nil)
+        })
     }
 
     /// Fetches each route's quote concurrently, at most `maxConcurrentRequests`
-    /// at once per provider; the results keep the routes' order.
+    /// at once per (first) provider; the results keep the routes' order.
     public func fetch(_ routes: [Route], currency: String) async -> [Result<Quote, any Error>] {
         await withTaskGroup(of: (Int, Result<Quote, any Error>).self) { group in
             var results = [Result<Quote, any Error>?](repeating: nil, count: routes.count)
@@ -91,13 +113,34 @@ public struct QuoteService: Sendable {
         }
     }
 
+    /// The first acceptable quote from the route's providers, in order; else every failure, in one line.
     private func fetch(_ route: Route, currency: String) async -> Result<Quote, any Error> {
         let request = QuoteRequest(asset: route.asset, currency: currency)
-        guard let fetcherName = route.fetcherName else {
-            let served = report.plugin(named: route.provider)?.fetchers.compactMap(\.asset) ?? []
+        var failures: [QuoteFailure] = []
+        for choice in route.choices {
+            switch await fetch(choice, request: request) {
+            case .success(let quote):
+                if let problem = check(quote, from: choice.provider) {
+                    failures.append(problem)
+                    continue
+                }
+                return .success(quote)
+            case .failure(let failure):
+                failures.append(failure)
+            }
+        }
+        guard failures.count > 1 else { return .failure(failures[0]) }
+        return .failure(QuoteFailure(
+            provider: route.choices.map(\.provider).joined(separator: ","), request: request, code: failures.last?.code ?? .failed,
+            message: "every provider failed for \(request.pair): " + failures.map(\.description).joined(separator: "; ")))
+    }
+
+    private func fetch(_ choice: Route.Choice, request: QuoteRequest) async -> Result<Quote, QuoteFailure> {
+        guard let fetcherName = choice.fetcherName else {
+            let served = report.plugin(named: choice.provider)?.fetchers.compactMap(\.asset) ?? []
             let only = served.isEmpty ? "" : " (it serves only \(served.joined(separator: ", ")))"
-            return .failure(QuoteFailure(provider: route.provider, request: request, code: .notFound,
-                                         message: "no fetcher for \(route.asset)\(only)"))
+            return .failure(QuoteFailure(provider: choice.provider, request: request, code: .notFound,
+                                         message: "no fetcher for \(request.asset)\(only)"))
         }
         do {
             let fetcher = try container.resolve(PriceFetcher.self, name: fetcherName)
@@ -105,8 +148,35 @@ public struct QuoteService: Sendable {
         } catch let failure as QuoteFailure {
             return .failure(failure)
         } catch {
-            return .failure(QuoteFailure(provider: route.provider, request: request, code: .failed, message: "\(error)"))
+            return .failure(QuoteFailure(provider: choice.provider, request: request, code: .failed, message: "\(error)"))
         }
+    }
+
+    /// Why `quote` must not be used: outside the asset's bounds, or older than the allowed age.
+    /// A stale quote under `staleQuotes: "warn"` is used, with a warning.
+    func check(_ quote: Quote, from provider: String) -> QuoteFailure? {
+        let request = QuoteRequest(asset: quote.asset, currency: quote.currency)
+        let asset = config.assets[quote.asset]
+        let amount = DecimalAmount.format(quote.amount)
+        if let minimum = asset?.minimum, quote.amount < minimum {
+            return QuoteFailure(provider: provider, request: request, code: .invalidResponse,
+                                message: "price \(amount) for \(request.pair) is below assets.\(quote.asset).bounds.min (\(DecimalAmount.format(minimum)))")
+        }
+        if let maximum = asset?.maximum, quote.amount > maximum {
+            return QuoteFailure(provider: provider, request: request, code: .invalidResponse,
+                                message: "price \(amount) for \(request.pair) is above assets.\(quote.asset).bounds.max (\(DecimalAmount.format(maximum)))")
+        }
+        let policy = config.policy(for: provider)
+        let (limit, key) = asset?.maxAgeSeconds.map { ($0, "assets.\(quote.asset).maxAgeSeconds") }
+            ?? policy.maxAgeSeconds.map { ($0, "providers.\(provider).maxAgeSeconds") } ?? (0, "")
+        let age = Int(now().timeIntervalSince(quote.timestamp).rounded(.down))
+        guard limit > 0, age > limit else { return nil }
+        let message = "quote for \(request.pair) is \(age) s old (from \(ISO8601Timestamp.format(quote.timestamp))); \(key) is \(limit)"
+        if policy.warnOnStaleQuotes {
+            warn("\(provider): \(message); using it (staleQuotes: warn)")
+            return nil
+        }
+        return QuoteFailure(provider: provider, request: request, code: .invalidResponse, message: message)
     }
 
     /// A provider whose plugin was found but failed to load is a plugin error, not an unknown name.
