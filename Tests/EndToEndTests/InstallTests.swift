@@ -1,0 +1,47 @@
+import Foundation
+import PriceHostTesting
+import Testing
+
+/// `scripts/install.sh` lays pricehost out under a prefix; the installed
+/// binary finds its plugins with no setting, and --uninstall removes it all.
+@Suite(.timeLimit(.minutes(2)))
+struct InstallTests {
+    @Test func installedBinaryFetchesWithNoExtraSettingAndUninstallLeavesNothing() throws {
+        let prefix = try TemporaryDirectory()
+        defer { prefix.remove() }
+        let script = BuiltProducts.packageRoot + "/scripts/install.sh"
+        let install = try CommandRunner.run("/bin/bash", [script, "--prefix", prefix.path, "--build-dir", BuiltProducts.directory])
+        #expect(install.status == 0, "\(install)")
+
+        let elsewhere = try TemporaryDirectory()
+        defer { elsewhere.remove() }
+        let config = prefix.file("etc/pricehost/plugins.json")
+        let fetch = try CommandRunner.run(prefix.file("bin/pricehost"), ["fetch", "--config", config, "--asset", "BTC,USDC", "--format", "csv"],
+                                          currentDirectory: elsewhere.path)
+        #expect(fetch.status == 0, "\(fetch)")
+        #expect(fetch.standardError == "")
+        #expect(fetch.outputLines.count == 3)
+        #expect(fetch.outputLines[1] == "BTC,USD,91234.56,file,2026-11-20T12:00:00Z")
+        #expect(fetch.outputLines[2].hasPrefix("USDC,USD,1,peg,"))
+
+        let providers = try CommandRunner.run(prefix.file("bin/pricehost"), ["providers", "--config", config], currentDirectory: elsewhere.path)
+        #expect(providers.status == 0, "\(providers)")
+        #expect(providers.outputLines.count == 3)
+        #expect(providers.outputLines.allSatisfy { $0.contains(prefix.file("lib/pricehost/plugins/")) }, "\(providers)")
+
+        let uninstall = try CommandRunner.run("/bin/bash", [script, "--uninstall", "--prefix", prefix.path])
+        #expect(uninstall.status == 0, "\(uninstall)")
+        let left = FileManager.default.enumerator(atPath: prefix.path)?.allObjects.compactMap { $0 as? String } ?? []
+        #expect(left.filter { !["bin", "lib", "etc", "share"].contains($0) } == [], "left behind: \(left)")
+    }
+
+    @Test func uninstallWithoutAnInstallSaysSo() throws {
+        let prefix = try TemporaryDirectory()
+        defer { prefix.remove() }
+        let result = try CommandRunner.run("/bin/bash", [BuiltProducts.packageRoot + "/scripts/install.sh", "--uninstall", "--prefix", prefix.path])
+        #expect(result == CommandResult(status: 1, standardOutput: "", standardError: """
+            install.sh: nothing to uninstall: \(prefix.path)/lib/pricehost/install-manifest does not exist
+
+            """))
+    }
+}

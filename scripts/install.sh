@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs pricehost under a prefix, or removes what it installed.
+#
+#   bash scripts/install.sh [--prefix DIR] [--build-dir DIR]   # default prefix /usr/local; builds release unless --build-dir
+#   bash scripts/install.sh --uninstall [--prefix DIR]
+#
+# Layout:
+#   PREFIX/bin/pricehost
+#   PREFIX/lib/pricehost/plugins/lib*.so      found by the binary with no setting (../lib/pricehost/plugins)
+#   PREFIX/etc/pricehost/plugins.json          example config (an existing one is kept)
+#   PREFIX/share/pricehost/prices.json         sample prices for the file provider
+#   PREFIX/lib/pricehost/install-manifest      what was installed, for --uninstall
+# Files are installed 0755/0644 with umask 022: pricehost refuses plugins others can write.
+set -euo pipefail
+umask 022
+cd "$(dirname "$0")/.."
+
+prefix=/usr/local
+build_dir=""
+uninstall=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
+    --prefix=*) prefix=${1#--prefix=}; shift ;;
+    --build-dir) build_dir=${2:?--build-dir needs a directory}; shift 2 ;;
+    --build-dir=*) build_dir=${1#--build-dir=}; shift ;;
+    --uninstall) uninstall=true; shift ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "install.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
+  esac
+done
+manifest="$prefix/lib/pricehost/install-manifest"
+
+if $uninstall; then
+  if [ ! -f "$manifest" ]; then
+    echo "install.sh: nothing to uninstall: $manifest does not exist" >&2
+    exit 1
+  fi
+  while IFS= read -r file; do
+    rm -f -- "$file"
+  done < "$manifest"
+  rm -f -- "$manifest"
+  for dir in lib/pricehost/plugins lib/pricehost etc/pricehost share/pricehost; do
+    rmdir -- "$prefix/$dir" 2>/dev/null || true
+  done
+  echo "removed pricehost from $prefix"
+  exit 0
+fi
+
+if [ -z "$build_dir" ]; then
+  swift build -c release
+  build_dir=$(swift build -c release --show-bin-path)
+fi
+for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
+  [ -f "$build_dir/$file" ] || { echo "install.sh: $build_dir/$file is missing; build first" >&2; exit 1; }
+done
+
+install -d -m 0755 "$prefix/bin" "$prefix/lib/pricehost/plugins" "$prefix/etc/pricehost" "$prefix/share/pricehost"
+installed=()
+put() {  # MODE SOURCE TARGET
+  install -m "$1" "$2" "$3"
+  installed+=("$3")
+}
+put 0755 "$build_dir/pricehost" "$prefix/bin/pricehost"
+for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
+  put 0755 "$build_dir/$plugin" "$prefix/lib/pricehost/plugins/$plugin"
+done
+put 0644 prices.json "$prefix/share/pricehost/prices.json"
+config="$prefix/etc/pricehost/plugins.json"
+if [ -e "$config" ]; then
+  echo "keeping the existing $config"
+else
+  cat > "$config" <<'JSON'
+{
+  "plugins": ["libFileProvider.so", "libPegProvider.so", "libCoinbaseProvider.so"],
+  "providers": {
+    "file": {"path": "../../share/pricehost/prices.json"},
+    "coinbase": {"baseURL": "https://api.coinbase.com", "timeoutSeconds": 10, "maxAttempts": 3}
+  },
+  "defaults": {"provider": "file", "currency": "USD"},
+  "assets": {"USDC": {"provider": "peg"}}
+}
+JSON
+  chmod 0644 "$config"
+  installed+=("$config")
+fi
+printf '%s\n' "${installed[@]}" > "$manifest"
+echo "installed pricehost in $prefix; try: $prefix/bin/pricehost fetch --config $config --asset BTC"
