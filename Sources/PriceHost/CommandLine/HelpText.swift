@@ -15,7 +15,8 @@ public enum HelpText {
         pricehost: a plugin-based price engine
 
         USAGE
-          pricehost fetch --asset CODE[,CODE...] [--provider NAME] [--currency CODE] [--format text|json|csv]
+          pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
+          pricehost watch --asset CODE[,CODE...] [--interval SECONDS] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost --help | --version

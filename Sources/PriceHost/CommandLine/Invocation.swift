@@ -4,7 +4,7 @@ import ProviderABI
 public struct Invocation: Sendable, Equatable {
     /// The subcommand.
     public enum Command: String, Sendable, CaseIterable {
-        case fetch, providers, check, help, version
+        case fetch, watch, providers, check, help, version
         /// Internal: `check` runs each plugin in a child `pricehost __probe --plugin PATH`.
         case probe = "__probe"
     }
@@ -18,8 +18,14 @@ public struct Invocation: Sendable, Equatable {
     public var command: Command
     /// `--config PATH`.
     public var configPath: String?
-    /// `--format`; text when absent.
+    /// `--format`; text when absent (json for `watch`).
     public var format: Format = .text
+    /// True when `--format` was given.
+    public var formatWasGiven = false
+    /// `watch --interval SECONDS` (default 30).
+    public var interval = 30
+    /// `watch --ticks N`: stop after N ticks (default: run until a signal).
+    public var ticks: Int?
     /// `--provider`: one provider, or several separated by commas, tried in order.
     public var providers: [String]?
     /// `--asset`, split at commas, upper case, in the order given, without repeats.
@@ -34,6 +40,7 @@ public struct Invocation: Sendable, Equatable {
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
         .fetch: ["--config", "--format", "--provider", "--asset", "--currency", "--allow-insecure-plugins"],
+        .watch: ["--config", "--format", "--provider", "--asset", "--currency", "--interval", "--ticks", "--allow-insecure-plugins"],
         .providers: ["--config", "--format", "--allow-insecure-plugins"],
         .check: ["--config", "--format", "--allow-insecure-plugins"],
         .probe: ["--config", "--plugin", "--allow-insecure-plugins"],
@@ -85,7 +92,7 @@ public struct Invocation: Sendable, Equatable {
                     throw UsageError("unexpected argument '\(argument)'; options take the form --name value")
                 }
                 guard let parsed = Command(rawValue: argument), parsed != .help, parsed != .version else {
-                    throw UsageError("unknown command '\(argument)'; commands are fetch, providers, check")
+                    throw UsageError("unknown command '\(argument)'; commands are fetch, watch, providers, check")
                 }
                 command = parsed
             }
@@ -103,13 +110,17 @@ public struct Invocation: Sendable, Equatable {
         if command == .probe, invocation.pluginPath == nil {
             throw UsageError("__probe needs --plugin PATH")
         }
-        if command == .fetch, invocation.assets.isEmpty {
-            throw UsageError("fetch needs --asset CODE (or a list: --asset BTC,ETH)")
+        if command == .fetch || command == .watch, invocation.assets.isEmpty {
+            throw UsageError("\(command.rawValue) needs --asset CODE (or a list: --asset BTC,ETH)")
+        }
+        if command == .watch, !invocation.formatWasGiven {
+            invocation.format = .json
         }
         return invocation
     }
 
-    static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin", "--allow-insecure-plugins"]
+    static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin",
+                                            "--interval", "--ticks", "--allow-insecure-plugins"]
     /// Options that take no value.
     static let flags: Set<String> = ["--allow-insecure-plugins"]
 
@@ -123,6 +134,7 @@ public struct Invocation: Sendable, Equatable {
                 throw UsageError("--format must be text, json or csv, not '\(value)'")
             }
             format = parsed
+            formatWasGiven = true
         case "--provider":
             var names: [String] = []
             for name in value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
@@ -141,6 +153,16 @@ public struct Invocation: Sendable, Equatable {
                 }
                 if !assets.contains(code) { assets.append(code) }
             }
+        case "--interval":
+            guard let seconds = Int(value), (1...86_400).contains(seconds) else {
+                throw UsageError("--interval must be a whole number of seconds from 1 to 86400, not '\(value)'")
+            }
+            interval = seconds
+        case "--ticks":
+            guard let count = Int(value), (1...1_000_000).contains(count) else {
+                throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)'")
+            }
+            ticks = count
         case "--allow-insecure-plugins":
             allowInsecurePlugins = true
         case "--plugin":

@@ -33,10 +33,10 @@ public struct PriceHostApp: Sendable {
         case .version:
             standardOutput(HelpText.versionLine)
             return .success
-        case .fetch, .providers, .check, .probe:
+        case .fetch, .watch, .providers, .check, .probe:
             break
         }
-        if invocation.command != .fetch, invocation.format == .csv {
+        if invocation.command != .fetch, invocation.command != .watch, invocation.format == .csv {
             diagnostics.error("\(invocation.command.rawValue) supports --format text or json")
             return .usage
         }
@@ -51,7 +51,7 @@ public struct PriceHostApp: Sendable {
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics)
         var options = PluginLoader.Options()
         options.allowInsecure = invocation.allowInsecurePlugins
-        options.computeHashes = invocation.command != .fetch
+        options.computeHashes = invocation.command != .fetch && invocation.command != .watch
         if invocation.command == .probe { options.fetchTimeout = ProbeCommand.fetchTimeout }
         let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
                                                 container: container, options: options)
@@ -71,6 +71,9 @@ public struct PriceHostApp: Sendable {
         let report = loader.loadAll(config: config)
         CompositionRoot.registerPlugins(report, into: container)
         switch invocation.command {
+        case .watch:
+            return await WatchCommand(invocation: invocation, config: config, loader: loader, container: container,
+                                      initialReport: report, output: standardOutput, diagnostics: diagnostics).run()
         case .fetch:
             return await FetchCommand(invocation: invocation, config: config, report: report,
                                       service: QuoteService(container: container, config: config, report: report,

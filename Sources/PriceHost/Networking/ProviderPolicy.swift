@@ -19,10 +19,12 @@ public struct ProviderPolicy: Sendable, Equatable {
     public var maxAgeSeconds: Int?
     /// `staleQuotes`: `"error"` (default) rejects a stale quote; `"warn"` uses it with a warning.
     public var warnOnStaleQuotes = false
+    /// `cacheSeconds`: a quote is reused for this long within one process, e.g. across `watch` ticks (0 to 86400; default 0, no cache).
+    public var cacheSeconds = 0
 
     /// The keys the host reads and removes from a provider's settings.
     public static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
-                              "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes"]
+                              "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes", "cacheSeconds"]
 
     /// The defaults.
     public init() {}
@@ -36,6 +38,7 @@ public struct ProviderPolicy: Sendable, Equatable {
         if let value = try settings.optionalMember("retryBaseDelayMilliseconds") { retryBaseDelay = .milliseconds(try value.integer(in: 0...60_000)) }
         if let value = try settings.optionalMember("maxRetryAfterSeconds") { maxRetryAfter = .seconds(try value.integer(in: 0...3600)) }
         if let value = try settings.optionalMember("maxConcurrentRequests") { maxConcurrentRequests = try value.integer(in: 1...64) }
+        if let value = try settings.optionalMember("cacheSeconds") { cacheSeconds = try value.integer(in: 0...86_400) }
         if let value = try settings.optionalMember("maxAgeSeconds") { maxAgeSeconds = try value.integer(in: 1...31_536_000) }
         if let value = try settings.optionalMember("staleQuotes") {
             switch try value.string() {

@@ -22,6 +22,11 @@ public final class OutputStream: Sendable {
         write(line + "\n")
     }
 
+    /// Ends the process with `status` once no line is being written, so none is left half-written.
+    public func exitBetweenLines(status: Int32) -> Never {
+        lock.withLock { _ in Glibc.exit(status) }
+    }
+
     /// Writes `text` as it is; a closed pipe (EPIPE) is ignored rather than fatal.
     public func write(_ text: String) {
         var bytes = Array(text.utf8)

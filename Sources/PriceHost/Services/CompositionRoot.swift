@@ -59,7 +59,7 @@ public enum CompositionRoot {
     /// Registers the report and each loaded plugin's fetchers.
     public static func registerPlugins(_ report: PluginLoadReport, into container: Container) {
         container.register(PluginLoadReport.self, scope: .singleton) { _ in report }
-        container.install(PluginFetchersModule(plugins: report.plugins))
+        container.install(PluginFetchersModule(plugins: report.plugins, policies: (try? container.resolve(Config.self))?.providerPolicies ?? [:]))
     }
 
     /// The provider's HTTP client from `container`; the registration is the composition root's own,
@@ -82,14 +82,18 @@ struct UnavailableHTTPClient: HTTPClient {
     }
 }
 
-/// Registers each loaded plugin's fetchers under `provider` and `provider/ASSET`.
+/// Registers each loaded plugin's fetchers under `provider` and `provider/ASSET`,
+/// behind a cache when the provider's `cacheSeconds` asks for one.
 struct PluginFetchersModule: Module {
     let plugins: [LoadedPlugin]
+    var policies: [String: ProviderPolicy] = [:]
 
     func register(into container: Container) {
         for plugin in plugins {
+            let cacheSeconds = policies[plugin.name]?.cacheSeconds ?? 0
             for entry in plugin.fetchers {
-                let fetcher = entry.fetcher
+                let fetcher: any PriceFetcher = cacheSeconds > 0
+                    ? CachingPriceFetcher(base: entry.fetcher, lifetime: Double(cacheSeconds)) : entry.fetcher
                 container.register(PriceFetcher.self, name: entry.registrationName, scope: .singleton) { _ in fetcher }
             }
         }

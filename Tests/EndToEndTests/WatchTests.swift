@@ -1,0 +1,111 @@
+import Foundation
+import PriceHostTesting
+import Testing
+
+/// `pricehost watch`, run as a deployment would: bounded by --ticks, or
+/// stopped by a signal. Timings here only order events (a change made
+/// between ticks one second apart); nothing asserts how fast anything is.
+@Suite(.timeLimit(.minutes(2)))
+struct WatchTests {
+    /// Runs `script` with bash in the sandbox; `$PRICEHOST` is the binary, `$CONFIG` the config.
+    func bash(_ script: String, in sandbox: Sandbox) throws -> CommandResult {
+        try CommandRunner.run("/bin/bash", ["-c", script],
+                              environment: ["PRICEHOST": BuiltProducts.pricehost, "CONFIG": sandbox.configPath],
+                              currentDirectory: sandbox.directory.path, timeout: 60)
+    }
+
+    @Test func printsOneJSONLinePerQuotePerTick() throws {
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["watch", "--asset", "BTC,ETH", "--interval", "1", "--ticks", "3"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.standardError == "")
+        let btc = #"{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"file","timestamp":"2026-11-20T12:00:00Z"}"#
+        let eth = #"{"asset":"ETH","currency":"USD","amount":"3120.48","provider":"file","timestamp":"2026-11-20T12:00:00Z"}"#
+        #expect(result.outputLines == [btc, eth, btc, eth, btc, eth])
+    }
+
+    @Test func failureIsALineWithAnErrorAndTheLoopGoesOn() throws {
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["watch", "--asset", "DOGE,BTC", "--interval", "1", "--ticks", "2"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.count == 4)
+        #expect(result.outputLines[0].hasPrefix(#"{"asset":"DOGE","currency":"USD","error":"file: no price for DOGE-USD in "#), "\(result)")
+        #expect(result.outputLines[3].hasPrefix(#"{"asset":"BTC","currency":"USD","amount":"91234.56""#))
+    }
+
+    @Test func csvHasOneHeaderAndStableColumns() throws {
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["watch", "--asset", "ETH", "--interval", "1", "--ticks", "2", "--format", "csv"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            asset,currency,amount,provider,timestamp
+            ETH,USD,3120.48,file,2026-11-20T12:00:00Z
+            ETH,USD,3120.48,file,2026-11-20T12:00:00Z
+
+            """, standardError: ""))
+    }
+
+    @Test func changedPriceFileShowsUpOnTheNextTick() throws {
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let result = try bash("""
+            (sleep 1.4; printf '[{"base":"BTC","currency":"USD","amount":"99999.99","timestamp":"2026-11-21T00:00:00Z"}]' > prices.json.new; mv prices.json.new prices.json) &
+            "$PRICEHOST" watch --config "$CONFIG" --asset BTC --interval 1 --ticks 3 --format csv
+            wait
+            """, in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.dropFirst().first == "BTC,USD,91234.56,file,2026-11-20T12:00:00Z")
+        #expect(result.outputLines.last == "BTC,USD,99999.99,file,2026-11-21T00:00:00Z")
+    }
+
+    @Test func pluginDroppedIntoTheDirectoryServesFromTheNextTick() throws {
+        let plugin = try Sandbox.testPlugin()
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"], extra: ",\n  \"pluginDirectories\": [\"plugins.d\"]"),
+                                  files: ["prices.json": samplePrices, "plugins.d/README": "drop plugins here"])
+        defer { sandbox.remove() }
+        let result = try bash("""
+            (sleep 1.4; cp '\(plugin)' plugins.d/.libCTest.tmp; mv plugins.d/.libCTest.tmp plugins.d/libCTest.so) &
+            "$PRICEHOST" watch --config "$CONFIG" --asset BTC --provider ctest --interval 1 --ticks 3
+            wait
+            """, in: sandbox)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.first?.contains(#""error":"unknown provider 'ctest' (from --provider); loaded providers: file""#) == true, "\(result)")
+        #expect(result.outputLines.last == #"{"asset":"BTC","currency":"USD","amount":"100.25","provider":"ctest","timestamp":"2025-11-20T12:00:00Z"}"#)
+    }
+
+    @Test func sigtermStopsItCleanlyWithStatusZero() throws {
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let result = try bash("""
+            "$PRICEHOST" watch --config "$CONFIG" --asset BTC --interval 30 > out.jsonl &
+            watcher=$!
+            sleep 1
+            kill -TERM $watcher
+            wait $watcher
+            echo "status $?"
+            cat out.jsonl
+            """, in: sandbox)
+        #expect(result.outputLines == [
+            "status 0",
+            #"{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"file","timestamp":"2026-11-20T12:00:00Z"}"#,
+        ], "\(result)")
+    }
+
+    @Test func cacheCutsServerHits() throws {
+        let server = try LoopbackHTTPServer { _, _ in .init(body: CoinbaseTests.spot("BTC", "USD", "1")) }
+        defer { server.stop() }
+        let config = """
+            {"plugins": ["libCoinbaseProvider.so"],
+             "providers": {"coinbase": {"baseURL": "\(server.baseURL)", "cacheSeconds": 600}},
+             "defaults": {"provider": "coinbase"}}
+            """
+        let sandbox = try Sandbox(config: config)
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["watch", "--asset", "BTC", "--interval", "1", "--ticks", "3", "--format", "csv"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.count == 4)
+        #expect(server.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
+    }
+}
