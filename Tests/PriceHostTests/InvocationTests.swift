@@ -4,7 +4,7 @@ import Testing
 struct InvocationTests {
     @Test func optionsMayComeBeforeOrAfterTheCommandInBothSpellings() throws {
         let invocation = try Invocation.parse(["--config=/etc/p.json", "fetch", "--asset", "btc,eth,BTC", "--currency=eur", "--format", "json"])
-        #expect(invocation == Invocation(command: .fetch, configPath: "/etc/p.json", format: .json,
+        #expect(invocation == Invocation(command: .fetch, configPath: "/etc/p.json", format: .json, formatWasGiven: true,
                                          providers: nil, assets: ["BTC", "ETH"], currency: "EUR"))
     }
 
@@ -29,7 +29,7 @@ struct InvocationTests {
         (["fetch", "--asset", "ABCDEFGHIJK"], "--asset \"ABCDEFGHIJK\" is not an asset code (2 to 10 letters or digits)"),
         (["fetch", "--asset", "BTC", "--config", "a", "--config", "b"], "option --config is given twice"),
         (["fetch", "providers", "--asset", "BTC"], "unexpected argument 'providers'; options take the form --name value"),
-        (["version"], "unknown command 'version'; commands are fetch, providers, check"),
+        (["version"], "unknown command 'version'; commands are fetch, watch, providers, check"),
         (["check", "--currency", "USD"], "option --currency does not apply to 'check'"),
         (["fetch", "--asset", "BTC", "--config="], "--config needs a path"),
     ])
