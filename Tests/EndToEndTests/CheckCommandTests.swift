@@ -52,7 +52,26 @@ struct CheckCommandTests {
     @Test func pluginPrintingToStdoutIsReported() throws {
         let (result, plugin) = try check("VARIANT_GARBAGE", name: "libChatty.so")
         #expect(result.status == 3, "\(result)")
-        #expect(result.errorLines == [#"pricehost: error: plugin \#(plugin): printed to stdout, where only data belongs: "hello from the plugin""#])
+        #expect(result.errorLines == [#"pricehost: error: plugin \#(plugin): printed to stdout or stderr instead of logging through the host: "hello from the plugin""#])
         expectGoodPluginReported(result)
+    }
+
+    @Test func processLeftRunningByAPluginIsKilledAndReported() throws {
+        let (result, plugin) = try check("VARIANT_FORK", name: "libFork.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines == ["pricehost: error: plugin \(plugin): left 1 process(es) running after the check; killed them"])
+        expectGoodPluginReported(result)
+    }
+
+    @Test func pluginPrintsNeverReachFetchsData() throws {
+        let plugin = try Sandbox.testPlugin(["VARIANT_GARBAGE"], name: "libChatty.so")
+        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["fetch", "--provider", "ctest", "--asset", "BTC", "--format", "csv"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            asset,currency,amount,provider,timestamp
+            BTC,USD,100.25,ctest,2025-11-20T12:00:00Z
+
+            """, standardError: "hello from the plugin\n"))
     }
 }

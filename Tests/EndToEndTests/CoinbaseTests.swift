@@ -225,4 +225,18 @@ struct CoinbaseTests {
         #expect(server.peakConcurrentRequests <= 3)
         #expect(server.peakConcurrentRequests >= 2, "the fetches did not overlap at all")
     }
+
+    @Test func redirectToAnotherOriginIsNotFollowed() throws {
+        let elsewhere = try LoopbackHTTPServer { _, _ in .init(body: Self.spot("BTC", "USD", "666")) }
+        defer { elsewhere.stop() }
+        let server = try LoopbackHTTPServer { request, _ in
+            .init(status: 302, headers: [("Location", "http://localhost:\(elsewhere.port)\(request.path)")])
+        }
+        defer { server.stop() }
+        let sandbox = try Sandbox(config: Self.config(baseURL: server.baseURL), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["fetch", "--asset", "BTC"])
+        #expect(result == CommandResult(status: 1, standardOutput: "", standardError: "pricehost: error: coinbase: 302 no error details (BTC-USD)\n"))
+        #expect(elsewhere.requestCounts.isEmpty)
+    }
 }

@@ -179,6 +179,7 @@ public final class LoopbackHTTPServer: Sendable {
     private static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 302: "Found"
         case 400: "Bad Request"
         case 404: "Not Found"
         case 429: "Too Many Requests"

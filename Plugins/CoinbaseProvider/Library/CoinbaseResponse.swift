@@ -62,7 +62,11 @@ public enum CoinbaseResponse {
 
     /// `text` on one line, without control characters, at most 200 characters.
     static func printable(_ text: String) -> String {
-        let scalars = text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) }
+        let scalars = text.unicodeScalars.map { scalar -> Character in
+            let value = scalar.value
+            // C0, DEL, C1 (CSI among them) and the Unicode line and paragraph separators.
+            return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 ? " " : Character(scalar)
+        }
         let line = String(scalars)
         return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }

@@ -35,6 +35,11 @@ final class PendingFetches: Sendable {
     var lateCompletions: Int { late.load(ordering: .relaxed) }
     private static let rememberedFinished = 1024
 
+    /// True while fetch `id` waits for its completion.
+    func isPending(_ id: UInt) -> Bool {
+        state.withLock { $0.waiting[id] != nil }
+    }
+
     func countLateCompletion() {
         late.add(1, ordering: .relaxed)
     }

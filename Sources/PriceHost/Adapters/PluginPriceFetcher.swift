@@ -7,15 +7,35 @@ import ProviderABI
 final class PluginPriceFetcher: PriceFetcher {
     let provider: String
     let pluginPath: String
-    /// How long the host waits for the plugin's completion before failing the fetch.
+    /// How long the host waits for the plugin's completion, while the plugin is
+    /// not waiting on the host's own HTTP, before failing the fetch.
     let completionTimeout: Duration
+    /// True while the plugin has an `http_get` in flight with the host.
+    private let isWaitingOnHost: @Sendable () -> Bool
     private let function: CFetchFunction
 
-    init(provider: String, pluginPath: String, completionTimeout: Duration, function: CFetchFunction) {
+    init(provider: String, pluginPath: String, completionTimeout: Duration,
+         isWaitingOnHost: @escaping @Sendable () -> Bool = { false }, function: CFetchFunction) {
         self.provider = provider
         self.pluginPath = pluginPath
         self.completionTimeout = completionTimeout
+        self.isWaitingOnHost = isWaitingOnHost
         self.function = function
+    }
+
+    /// Fails fetch `id` with `failure()` after `delay`, unless it completed; while the
+    /// plugin waits on the host's HTTP (which has deadlines of its own) the wait starts again.
+    private static func armDeadline(id: UInt, after delay: DispatchTimeInterval, isWaitingOnHost: @escaping @Sendable () -> Bool,
+                                    failure: @escaping @Sendable () -> QuoteFailure) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+            guard PendingFetches.shared.isPending(id) else { return }
+            if isWaitingOnHost() {
+                armDeadline(id: id, after: delay, isWaitingOnHost: isWaitingOnHost, failure: failure)
+                return
+            }
+            guard let waiter = PendingFetches.shared.take(id).waiter else { return }
+            waiter.continuation.resume(throwing: failure())
+        }
     }
 
     func fetchQuote(for request: QuoteRequest) async throws -> Quote {
@@ -25,11 +45,9 @@ final class PluginPriceFetcher: PriceFetcher {
                 request: request))
             let (seconds, attoseconds) = completionTimeout.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [provider] in
-                guard let waiter = PendingFetches.shared.take(id).waiter else { return }
-                waiter.continuation.resume(throwing: QuoteFailure(
-                    provider: provider, request: request, code: .noCompletion,
-                    message: "the plugin did not answer \(request.pair) within \(seconds) s"))
+            Self.armDeadline(id: id, after: .nanoseconds(nanoseconds), isWaitingOnHost: isWaitingOnHost) { [provider] in
+                QuoteFailure(provider: provider, request: request, code: .noCompletion,
+                             message: "the plugin did not answer \(request.pair) within \(seconds) s")
             }
             // On a Dispatch thread, not the task's: a plugin that blocks in fetch,
             // against the header's rule, then holds one thread, not the cooperative pool.

@@ -40,7 +40,8 @@ struct CheckCommand {
         var providers: [String: String] = [:]
         for result in results {
             problems += result.problems
-            if let name = result.name, result.problems.isEmpty {
+            // A plugin that loaded provides its name, whatever else is wrong with it.
+            if let name = result.name {
                 if let earlier = providers[name] {
                     problems.append("plugin \(result.path): provider '\(name)' is already provided by \(earlier); remove one of the two")
                 } else {
@@ -99,8 +100,10 @@ struct CheckCommand {
         var result = ProbeResult(path: candidate.path)
         var arguments = ["__probe", "--config", config.path, "--plugin", candidate.path]
         if invocation.allowInsecurePlugins { arguments.append("--allow-insecure-plugins") }
-        // Loading, plus each fetch's own timeout, with room to spare.
-        let timeout = Duration.seconds(15) + ProbeCommand.fetchTimeout * 4
+        // Loading, the probe's idle limit, and the slowest HTTP any provider's policy allows
+        // (the fetches run at once), with room to spare.
+        let slowestHTTP = ([ProviderPolicy()] + config.providerPolicies.values).map(\.worstCaseHTTPTime).max() ?? .zero
+        let timeout = Duration.seconds(15) + ProbeCommand.fetchTimeout + slowestHTTP
         let outcome: ChildProcess.Outcome
         do {
             outcome = try ChildProcess.run(executable, arguments, timeout: timeout)
@@ -109,6 +112,7 @@ struct CheckCommand {
             return result
         }
         var stage = "load"
+        var inFlight: [String] = []
         var garbage: String?
         var done = false
         for line in outcome.standardOutput.split(separator: "\n").map(String.init) {
@@ -133,7 +137,8 @@ struct CheckCommand {
                     result.fetchers = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
                 }
             case "fetching":
-                stage = "fetch of \(text("pair") ?? "?") through \(text("fetcher") ?? "?")"
+                inFlight.append("\(text("pair") ?? "?") through \(text("fetcher") ?? "?")")
+                stage = "fetch of " + inFlight.joined(separator: ", ")
             case "fetched":
                 let label = "fetch \(text("pair") ?? "?") through \(text("fetcher") ?? "?")"
                 if case .bool(true)? = object["ok"] {
@@ -143,18 +148,28 @@ struct CheckCommand {
                 } else {
                     result.fetches.append("\(label): failed cleanly: \(text("error") ?? "")")
                 }
-                stage = "after the fetches"
+                inFlight.removeAll { $0 == "\(text("pair") ?? "?") through \(text("fetcher") ?? "?")" }
+                stage = inFlight.isEmpty ? "after the fetches" : "fetch of " + inFlight.joined(separator: ", ")
             case "done":
                 done = true
                 if case .number(let count)? = object["lateCompletions"], count != "0" {
                     result.problems.append("plugin \(candidate.path): called a fetch completion more than once (\(count) extra call(s)); call it exactly once")
+                }
+                if case .number(let count)? = object["strayProcesses"], count != "0" {
+                    result.problems.append("plugin \(candidate.path): left \(count) process(es) running after the check; killed them")
                 }
             default:
                 garbage = garbage ?? line
             }
         }
         var logged = false
-        for line in outcome.standardError.split(separator: "\n") where line.hasPrefix("pricehost: ") {
+        for line in outcome.standardError.split(separator: "\n") {
+            guard line.hasPrefix("pricehost: ") else {
+                // The probe's stdout is its protocol on a private descriptor; descriptor 1
+                // points at stderr, so whatever a plugin prints lands here.
+                garbage = garbage ?? String(line)
+                continue
+            }
             // The child's own diagnostics: plugin log lines and host warnings, relayed.
             diagnostics.log(line.hasPrefix("pricehost: error:") ? .error : .warning, "plugin \(candidate.path) (in check): " + line.dropFirst("pricehost: ".count))
             logged = logged || line.hasPrefix("pricehost: error:") || line.hasPrefix("pricehost: warning:")
@@ -168,14 +183,18 @@ struct CheckCommand {
             if result.problems.isEmpty {
                 result.problems.append("plugin \(candidate.path): the check process exited with status \(status) during \(stage)")
             }
+        case .leftProcessesRunning:
+            result.problems.append("plugin \(candidate.path): left processes running that held the check's output past \(timeout); killed them")
         case .exited:
             break
         }
+        if case .signalled = outcome.ending { garbage = nil }  // a crash's own report is not the plugin printing
+        if case .timedOut = outcome.ending { garbage = nil }
         if logged, result.problems.isEmpty {
             result.problems.append("plugin \(candidate.path): logged a warning or error while being checked (above)")
         }
         if let garbage {
-            result.problems.append("plugin \(candidate.path): printed to stdout, where only data belongs: \(JSONValue.quoted(String(garbage.prefix(120))))")
+            result.problems.append("plugin \(candidate.path): printed to stdout or stderr instead of logging through the host: \(JSONValue.quoted(String(garbage.prefix(120))))")
         }
         return result
     }

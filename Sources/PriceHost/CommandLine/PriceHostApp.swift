@@ -1,3 +1,4 @@
+import Glibc
 import Injection
 import ProviderABI
 
@@ -48,11 +49,17 @@ public struct PriceHostApp: Sendable {
             diagnostics.error(error.description)
             return .configOrPlugin
         }
+        // Before any plugin runs: its stray prints must not reach the data channel.
+        _ = OutputStream.standardOutput
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics)
         var options = PluginLoader.Options()
         options.allowInsecure = invocation.allowInsecurePlugins
         options.computeHashes = invocation.command != .fetch && invocation.command != .watch
-        if invocation.command == .probe { options.fetchTimeout = ProbeCommand.fetchTimeout }
+        if invocation.command == .probe {
+            options.fetchTimeout = ProbeCommand.fetchTimeout
+            // The probe's own process group, so check can kill whatever a plugin leaves running.
+            setpgid(0, 0)
+        }
         let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
                                                 container: container, options: options)
 

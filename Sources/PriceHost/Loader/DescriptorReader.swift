@@ -24,7 +24,8 @@ enum DescriptorReader {
     static let maximumStructSize = 4096
 
     static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String,
-                     fetchTimeout: Duration = .seconds(60)) -> Result<LoadedPlugin, Problem> {
+                     fetchTimeout: Duration = .seconds(60),
+                     isWaitingOnHost: @escaping @Sendable () -> Bool = { false }) -> Result<LoadedPlugin, Problem> {
         let bytes = UnsafeRawPointer(raw)
         let magic = bytes.loadUnaligned(as: UInt32.self)
         guard magic == PRICEHOST_PLUGIN_MAGIC else {
@@ -101,6 +102,7 @@ enum DescriptorReader {
                 return .failure(Problem(provider: name, reason: "two fetchers for \(what); a provider has one per asset and one general fetcher"))
             }
             let adapter = PluginPriceFetcher(provider: name, pluginPath: path, completionTimeout: fetchTimeout,
+                                             isWaitingOnHost: isWaitingOnHost,
                                              function: CFetchFunction(fetch: fetch, context: fetcher.context))
             fetchers.append(PluginFetcher(provider: name, asset: asset, fetcher: adapter))
         }

@@ -34,7 +34,9 @@ let hostHTTPGet: ph_http_get_function = { context, request, completion, completi
     let timeout: Duration? = cRequest.timeout_ms == 0 ? nil : .milliseconds(Int(cRequest.timeout_ms))
     let httpRequest = HTTPRequest(url: String(cString: urlPointer), headers: headers, timeout: timeout)
     let client = host.httpClient()
+    host.httpStarted()
     Task {
+        defer { host.httpFinished() }
         do {
             done.succeed(try await client.get(httpRequest))
         } catch {

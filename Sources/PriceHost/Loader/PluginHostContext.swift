@@ -14,6 +14,15 @@ final class PluginHostContext: Sendable {
     let diagnostics: Diagnostics
     private let settingsText: [String: String]
     private let httpClients: @Sendable (String?) -> any HTTPClient
+    /// `http_get` requests this plugin has in flight with the host.
+    private let httpRequests = Atomic<Int>(0)
+
+    /// True while the plugin waits on the host's HTTP, whose own deadlines bound it.
+    var hasHTTPInFlight: Bool { httpRequests.load(ordering: .relaxed) > 0 }
+
+    func httpStarted() { httpRequests.add(1, ordering: .relaxed) }
+    func httpFinished() { httpRequests.subtract(1, ordering: .relaxed) }
+
     /// The provider name, once the descriptor has been read; `nil` during the entry call.
     private let provider = Lock<String?>(nil)
     /// Addresses of the C copies handed out by `settings_json`, kept for the

@@ -24,7 +24,9 @@ public struct PluginLoader: Sendable {
         public var allowInsecure = false
         /// Compute every plugin's SHA-256, not only the pinned ones' (for `providers` and `check`).
         public var computeHashes = false
-        /// How long the host waits for a plugin's fetch completion.
+        /// How long a fetch may wait for the plugin's completion while the plugin has
+        /// no HTTP request in flight with the host (time spent waiting on the host's
+        /// HTTP, which has deadlines of its own, does not count).
         public var fetchTimeout: Duration = .seconds(60)
 
         /// The defaults: strict, hashes only where pinned, a 60 s fetch timeout.
@@ -132,8 +134,8 @@ public struct PluginLoader: Sendable {
             let key = LibraryCache.FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             guard seenFiles.insert(key).inserted else { continue }
             let result = LibraryCache.shared.load(key) {
-                loadLibrary(at: path, file: descriptor, info: info, pin: candidate.pin,
-                            settings: settings, configDirectory: config.directory, opened: &keepOpen)
+                loadLibrary(at: path, file: descriptor, info: info, pin: candidate.pin, settings: settings,
+                            configDirectory: config.directory, opened: &keepOpen)
             }
             switch result {
             case .success(let plugin):
@@ -159,7 +161,8 @@ public struct PluginLoader: Sendable {
     }
 
     private func loadLibrary(at path: String, file: Int32, info: stat, pin: (sha256: String, keyPath: String)?,
-                             settings: [String: String], configDirectory: String, opened: inout Bool) -> Result<LoadedPlugin, PluginFailure> {
+                             settings: [String: String], configDirectory: String,
+                             opened: inout Bool) -> Result<LoadedPlugin, PluginFailure> {
         func fail(_ reason: String) -> Result<LoadedPlugin, PluginFailure> {
             .failure(PluginFailure(path: path, reason: reason))
         }
@@ -187,12 +190,12 @@ public struct PluginLoader: Sendable {
         }
 
         _ = dlerror()
-        opened = true
         // The open file, not the path: what was checked and hashed is what is loaded.
         guard let handle = dlopen("/proc/self/fd/\(file)", RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
             return fail("dlopen failed: \(reason.replacingOccurrences(of: "/proc/self/fd/\(file)", with: path))")
         }
+        opened = true
         // The handle is kept (never dlclose'd) for the life of the process.
         guard let symbol = dlsym(handle, PRICEHOST_PLUGIN_ENTRY_SYMBOL) else {
             for major in 2...9 where dlsym(handle, "pricehost_plugin_entry_v\(major)") != nil {
@@ -202,7 +205,7 @@ public struct PluginLoader: Sendable {
         }
         let entry = unsafeBitCast(symbol, to: ph_plugin_entry_v1.self)
         let context = PluginHostContext(pluginPath: path, settingsText: settings, diagnostics: diagnostics, httpClients: httpClients)
-        let timeout = options.fetchTimeout
+        let fetchTimeout = options.fetchTimeout
         let table = context.makeTable(configDirectory: configDirectory)
         let (returned, registered, messages) = context.withEntryCall { entry(table) }
         guard let descriptor = returned else {
@@ -210,7 +213,8 @@ public struct PluginLoader: Sendable {
             let reason = messages.last { $0.level >= .warning }?.message ?? "no reason given"
             return fail("declined to load (its entry returned NULL): \(reason)")
         }
-        let result = DescriptorReader.read(descriptor, registered: registered, path: path, fetchTimeout: timeout)
+        let result = DescriptorReader.read(descriptor, registered: registered, path: path, fetchTimeout: fetchTimeout,
+                                           isWaitingOnHost: { [context] in context.hasHTTPInFlight })
         switch result {
         case .success(var plugin):
             plugin.sha256 = sha256

@@ -63,7 +63,7 @@ public struct ProviderHTTPClient: HTTPClient {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int((date.timeIntervalSince(now) * 1000).rounded(.up))))
+        return .milliseconds(max(0, Int(clamping: Int64(exactly: (date.timeIntervalSince(now) * 1000).rounded(.up)) ?? Int64.max)))
     }
 
     /// Half the exponential step plus a random half: `base * 2^(attempt-1) * [0.5, 1]`.

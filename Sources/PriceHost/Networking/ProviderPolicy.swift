@@ -22,6 +22,13 @@ public struct ProviderPolicy: Sendable, Equatable {
     /// `cacheSeconds`: a quote is reused for this long within one process, e.g. across `watch` ticks (0 to 86400; default 0, no cache).
     public var cacheSeconds = 0
 
+    /// The longest a fetch through this policy's HTTP can take: every attempt
+    /// timing out, with the longest wait allowed between attempts.
+    public var worstCaseHTTPTime: Duration {
+        let longestBackoff = retryBaseDelay * (1 << min(maxAttempts - 1, 16))
+        return timeout * maxAttempts + max(maxRetryAfter, longestBackoff) * (maxAttempts - 1)
+    }
+
     /// The keys the host reads and removes from a provider's settings.
     public static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
                               "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes", "cacheSeconds"]

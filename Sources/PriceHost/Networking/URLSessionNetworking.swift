@@ -7,8 +7,13 @@ import ProviderABI
 import Synchronization
 
 /// The real transport: one GET with URLSession, a deadline for the whole
-/// exchange, and a cap on the body that cancels the transfer as soon as it
-/// is exceeded, so memory stays bounded whatever the server sends.
+/// exchange, redirects only within the same origin, and a cap on the body
+/// that fails the request and cancels the transfer as soon as it is exceeded.
+///
+/// Known limit: URLSession on Linux delivers data with no back-pressure, so
+/// against a server streaming an endless chunked body, memory can grow past
+/// the cap (hundreds of MB were seen) before the cancellation takes effect;
+/// an announced `Content-Length` over the cap is refused before any body is read.
 public final class URLSessionNetworking: Networking {
     /// The `User-Agent` sent with every request.
     public static let userAgent = "pricehost/\(HelpText.version)"
@@ -104,6 +109,18 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
         }
     }
 
+    /// Redirects are followed only within the same origin (scheme, host and port):
+    /// elsewhere the plugin's headers (an API key, say) would go with them, and an
+    /// https URL could be downgraded. Otherwise the 3xx itself is the answer.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let from = task.originalRequest?.url
+        let to = request.url
+        let sameOrigin = from?.scheme?.lowercased() == to?.scheme?.lowercased()
+            && from?.host?.lowercased() == to?.host?.lowercased() && from?.port == to?.port
+        completionHandler(sameOrigin ? request : nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let tooLarge = transfers.withLock { transfers -> ProviderError? in
             guard var transfer = transfers[dataTask.taskIdentifier] else { return nil }
@@ -150,6 +167,10 @@ private final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable
             return ProviderError(.timeout, "GET \(transfer.url): no complete answer within \(describe(transfer.timeout))")
         case .badURL?, .unsupportedURL?:
             return ProviderError(.invalidRequest, "GET \(transfer.url): \(error.localizedDescription)")
+        case .httpTooManyRedirects?, .secureConnectionFailed?, .serverCertificateUntrusted?, .serverCertificateHasBadDate?,
+             .serverCertificateNotYetValid?, .serverCertificateHasUnknownRoot?, .badServerResponse?:
+            // Asking again would get the same answer: not retried.
+            return ProviderError(.invalidResponse, "GET \(transfer.url): \(describe(urlError ?? URLError(.unknown)))")
         default:
             let reason = urlError.map { describe($0) } ?? error.localizedDescription
             return ProviderError(.unavailable, "GET \(transfer.url): \(reason)")

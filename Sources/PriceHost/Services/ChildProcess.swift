@@ -10,6 +10,8 @@ struct ChildProcess {
         case exited(Int32)
         case signalled(Int32)
         case timedOut
+        /// It exited, but something it started kept its output open past the deadline; killed.
+        case leftProcessesRunning(Int32)
     }
 
     struct Outcome {
@@ -19,6 +21,10 @@ struct ChildProcess {
     }
 
     /// Runs `executable` with `arguments`; kills it (SIGKILL) after `timeout`.
+    ///
+    /// The child is expected to put itself in a process group of its own
+    /// (`setpgid(0, 0)`), so that whatever it starts is killed with it: when it
+    /// ends, at the deadline, and anything still holding its pipes afterwards.
     /// - Throws: when the program cannot be started.
     static func run(_ executable: String, _ arguments: [String], timeout: Duration) throws -> Outcome {
         let process = Process()
@@ -35,15 +41,26 @@ struct ChildProcess {
         let outputText = PipeDrain(output.fileHandleForReading)
         let errorText = PipeDrain(error.fileHandleForReading)
         let (seconds, attoseconds) = timeout.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let pid = process.processIdentifier
         var ending: Ending
-        if finished.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            finished.wait()
-            ending = .timedOut
+        if finished.wait(timeout: deadline) == .timedOut {
+            let wasRunning = process.isRunning
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            _ = finished.wait(timeout: .now() + 5)
+            ending = wasRunning ? .timedOut : .leftProcessesRunning(process.terminationStatus)
         } else {
             ending = process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
         }
-        return Outcome(ending: ending, standardOutput: outputText.text(), standardError: errorText.text())
+        // Anything the child started and left behind goes with it.
+        kill(-pid, SIGKILL)
+        let stdout = outputText.text(waitingAtMost: deadline + 5)
+        let stderr = errorText.text(waitingAtMost: deadline + 5)
+        if stdout.incomplete || stderr.incomplete, case .exited(let status) = ending {
+            ending = .leftProcessesRunning(status)
+        }
+        return Outcome(ending: ending, standardOutput: stdout.text, standardError: stderr.text)
     }
 
     /// `SIGSEGV (segmentation fault)` for 11, and so on.
@@ -75,9 +92,11 @@ private final class PipeDrain: Sendable {
         }
     }
 
-    func text() -> String {
-        done.wait()
-        return String(decoding: data.value, as: UTF8.self)
+    /// What was read; `incomplete` when the pipe was still open at `deadline`
+    /// (a process that escaped the group holds it), in which case reading stops there.
+    func text(waitingAtMost deadline: DispatchTime) -> (text: String, incomplete: Bool) {
+        let incomplete = done.wait(timeout: max(deadline, .now() + 1)) == .timedOut
+        return (String(decoding: data.value, as: UTF8.self), incomplete)
     }
 }
 

@@ -22,6 +22,7 @@
  *   VARIANT_NO_COMPLETION    never calls the completion
  *   VARIANT_TWICE            calls the completion twice
  *   VARIANT_GARBAGE          prints to stdout while loading
+ *   VARIANT_FORK             leaves a child process running (sleep 120) from its entry
  *   VARIANT_HTTP             fetches the amount (the whole body) from settings' "url" + "/ASSET-CURRENCY"
  *                            through the host's http_get (ABI 1.1)
  *
@@ -29,6 +30,7 @@
  * message holds a line break and a terminal escape.
  */
 #include <pthread.h>
+#include <unistd.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +232,13 @@ const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *ho
 #ifdef VARIANT_GARBAGE
     printf("hello from the plugin\n");
     fflush(stdout);
+#endif
+#ifdef VARIANT_FORK
+    if (fork() == 0) {
+        struct timespec pause = {120, 0};
+        nanosleep(&pause, NULL);
+        _exit(0);
+    }
 #endif
 #ifdef VARIANT_HTTP
     /* A test plugin's settings parser: finds "url": "…" and nothing more. */
