@@ -239,4 +239,27 @@ struct CoinbaseTests {
         #expect(result == CommandResult(status: 1, standardOutput: "", standardError: "pricehost: error: coinbase: 302 no error details (BTC-USD)\n"))
         #expect(elsewhere.requestCounts.isEmpty)
     }
+
+    @Test func rateLimitHoldsAtTheServer() throws {
+        let server = try LoopbackHTTPServer { request, _ in
+            let base = request.path.split(separator: "/")[2].split(separator: "-")[0]
+            return .init(body: Self.spot(String(base), "USD", "1"))
+        }
+        defer { server.stop() }
+        let config = Self.config(baseURL: server.baseURL).replacingOccurrences(
+            of: #""maxAttempts": 3"#, with: #""maxAttempts": 1, "requestsPerSecond": 5, "burst": 2"#)
+        let sandbox = try Sandbox(config: config, files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let assets = (1...8).map { "R\($0)" }
+        let result = try sandbox.run(["fetch", "--asset", assets.joined(separator: ","), "--format", "csv"])
+        #expect(result.status == 0, "\(result)")
+        let times = server.arrivalTimes
+        #expect(times.count == 8)
+        // A budget of 5 a second with a burst of 2: the n-th request (from 0) cannot
+        // arrive before (n - 2) / 5 s after the first. Arrivals can only be late, never early.
+        for (index, time) in times.enumerated() where index >= 2 {
+            let earliest = Duration.milliseconds((index - 1) * 200 - 20)
+            #expect(times[0].duration(to: time) >= earliest, "request \(index) arrived after \(times[0].duration(to: time))")
+        }
+    }
 }

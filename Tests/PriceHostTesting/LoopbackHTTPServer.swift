@@ -53,6 +53,12 @@ public final class LoopbackHTTPServer: Sendable {
     private let handler: @Sendable (Request, Int) -> Reply
     private let counts = Mutex<[String: Int]>([:])
     private let concurrency = Mutex<(current: Int, peak: Int)>((0, 0))
+    private let arrivals = Mutex<[ContinuousClock.Instant]>([])
+
+    /// When each request arrived, in order.
+    public var arrivalTimes: [ContinuousClock.Instant] {
+        arrivals.withLock { $0 }
+    }
     private let stopped = Atomic<Bool>(false)
     private let acceptDone = DispatchSemaphore(value: 0)
 
@@ -126,6 +132,7 @@ public final class LoopbackHTTPServer: Sendable {
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(connection) else { return }
+        arrivals.withLock { $0.append(.now) }
         let previous = counts.withLock { counts -> Int in
             let count = counts[request.path, default: 0]
             counts[request.path] = count + 1

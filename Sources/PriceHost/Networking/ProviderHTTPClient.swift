@@ -11,14 +11,17 @@ public struct ProviderHTTPClient: HTTPClient {
     public let transport: any Networking
     /// The provider's policy.
     public let policy: ProviderPolicy
+    /// The provider's request budget, shared by all its requests; `nil` for none.
+    public let budget: TokenBucket?
     /// Sleeps between attempts; a test may shorten it.
     let sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates the policy around `transport`.
-    public init(transport: any Networking, policy: ProviderPolicy,
+    public init(transport: any Networking, policy: ProviderPolicy, budget: TokenBucket? = nil,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.transport = transport
         self.policy = policy
+        self.budget = budget
         self.sleep = sleep
     }
 
@@ -29,6 +32,7 @@ public struct ProviderHTTPClient: HTTPClient {
         while true {
             let delay: Duration
             do {
+                try await budget?.take()
                 let response = try await transport.get(request, maxResponseBytes: policy.maxResponseBytes)
                 guard attempt < policy.maxAttempts, Self.isRetryable(status: response.status) else { return response }
                 if let retryAfter = Self.retryAfter(response) {

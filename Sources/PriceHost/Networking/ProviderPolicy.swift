@@ -19,6 +19,10 @@ public struct ProviderPolicy: Sendable, Equatable {
     public var maxAgeSeconds: Int?
     /// `staleQuotes`: `"error"` (default) rejects a stale quote; `"warn"` uses it with a warning.
     public var warnOnStaleQuotes = false
+    /// `requestsPerSecond`: the provider's request budget, as a token bucket (0.01 to 1000; default none).
+    public var requestsPerSecond: Double?
+    /// `burst`: requests allowed at once within that budget (1 to 1000; default the rate rounded up).
+    public var burst: Int?
     /// `cacheSeconds`: a quote is reused for this long within one process, e.g. across `watch` ticks (0 to 86400; default 0, no cache).
     public var cacheSeconds = 0
 
@@ -31,7 +35,8 @@ public struct ProviderPolicy: Sendable, Equatable {
 
     /// The keys the host reads and removes from a provider's settings.
     public static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
-                              "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes", "cacheSeconds"]
+                              "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes", "cacheSeconds",
+                              "requestsPerSecond", "burst"]
 
     /// The defaults.
     public init() {}
@@ -46,6 +51,14 @@ public struct ProviderPolicy: Sendable, Equatable {
         if let value = try settings.optionalMember("maxRetryAfterSeconds") { maxRetryAfter = .seconds(try value.integer(in: 0...3600)) }
         if let value = try settings.optionalMember("maxConcurrentRequests") { maxConcurrentRequests = try value.integer(in: 1...64) }
         if let value = try settings.optionalMember("cacheSeconds") { cacheSeconds = try value.integer(in: 0...86_400) }
+        if let value = try settings.optionalMember("requestsPerSecond") {
+            // A rate, not money: a binary float is the right type.
+            guard case .number(let text) = value.value, let rate = Double(text), (0.01...1000).contains(rate) else {
+                throw value.error("expected a number of requests per second from 0.01 to 1000")
+            }
+            requestsPerSecond = rate
+        }
+        if let value = try settings.optionalMember("burst") { burst = try value.integer(in: 1...1000) }
         if let value = try settings.optionalMember("maxAgeSeconds") { maxAgeSeconds = try value.integer(in: 1...31_536_000) }
         if let value = try settings.optionalMember("staleQuotes") {
             switch try value.string() {

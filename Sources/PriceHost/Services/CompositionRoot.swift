@@ -32,8 +32,16 @@ public enum CompositionRoot {
         container.register(Diagnostics.self, scope: .singleton) { _ in diagnostics }
         // Made on first use, so a command that needs no HTTP never starts URLSession.
         container.register(Networking.self, scope: .singleton) { _ in URLSessionNetworking() }
+        // One request budget per provider that sets one, shared by all its requests.
+        for (provider, policy) in config.providerPolicies {
+            guard let rate = policy.requestsPerSecond else { continue }
+            container.register(TokenBucket.self, name: provider, scope: .singleton) { _ in
+                TokenBucket(requestsPerSecond: rate, burst: policy.burst ?? max(1, Int(rate.rounded(.up))))
+            }
+        }
         container.register(HTTPClient.self) { (resolver, provider: String) in
-            ProviderHTTPClient(transport: try resolver.resolve(Networking.self), policy: config.policy(for: provider))
+            let budget = config.policy(for: provider).requestsPerSecond == nil ? nil : try resolver.resolve(TokenBucket.self, name: provider)
+            return ProviderHTTPClient(transport: try resolver.resolve(Networking.self), policy: config.policy(for: provider), budget: budget)
         }
         return container
     }

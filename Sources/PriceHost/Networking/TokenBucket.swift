@@ -1,0 +1,40 @@
+import Foundation
+import Injection
+
+/// A provider's request budget: `requestsPerSecond` on average, at most
+/// `burst` at once. Every HTTP attempt for the provider takes a token first,
+/// waiting when there is none, so many assets at once stay within the limit.
+public final class TokenBucket: Sendable {
+    private struct State {
+        var tokens: Double
+        var refilled: ContinuousClock.Instant
+    }
+
+    /// Tokens added per second.
+    public let rate: Double
+    /// The most tokens kept.
+    public let burst: Double
+    private let state: Lock<State>
+
+    /// Creates a full bucket.
+    public init(requestsPerSecond: Double, burst: Int) {
+        rate = requestsPerSecond
+        self.burst = Double(burst)
+        state = Lock(State(tokens: Double(burst), refilled: .now))
+    }
+
+    /// Takes one token, waiting until one is there. Tokens are reserved in
+    /// arrival order, so waiters are served first come, first served.
+    public func take() async throws {
+        let wait: Duration = state.withLock { state in
+            let now = ContinuousClock.now
+            let elapsed = state.refilled.duration(to: now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            state.tokens = min(burst, state.tokens + seconds * rate)
+            state.refilled = now
+            state.tokens -= 1
+            return state.tokens >= 0 ? .zero : .milliseconds(Int((-state.tokens / rate * 1000).rounded(.up)))
+        }
+        if wait > .zero { try await Task.sleep(for: wait) }
+    }
+}
