@@ -30,6 +30,7 @@ struct FetchCommand {
         if let routingStatus { return routingStatus }
 
         let currency = invocation.currency ?? config.defaultCurrency
+        if invocation.aggregateMedian { return await aggregate(routes, currency: currency) }
         let results = await service.fetch(routes, currency: currency)
         var quotes: [Quote] = []
         for result in results {
@@ -43,5 +44,30 @@ struct FetchCommand {
         }
         if quotes.count == results.count { return .success }
         return quotes.isEmpty ? .fetchFailed : .partial
+    }
+
+    /// `--aggregate median`: every provider of each asset at once; the median, range and spread.
+    private func aggregate(_ routes: [QuoteService.Route], currency: String) async -> ExitStatus {
+        var aggregates: [AggregateQuote] = []
+        for (result, leftOut) in await service.aggregate(routes, currency: currency) {
+            for failure in leftOut { diagnostics.warning("left out of the median: \(failure)") }
+            switch result {
+            case .success(let aggregate):
+                aggregates.append(aggregate)
+                if let limit = config.assets[aggregate.asset]?.maxDeviationBps {
+                    for source in aggregate.sources where aggregate.outliers.contains(source.provider) {
+                        let deviation = AggregateQuote.rounded(AggregateQuote.deviation(of: source.amount, from: aggregate.median))
+                        diagnostics.warning("\(source.provider): \(aggregate.asset)-\(aggregate.currency) \(DecimalAmount.format(source.amount)) deviates from the median \(DecimalAmount.format(aggregate.median)) by \(DecimalAmount.format(deviation)) bps, more than assets.\(aggregate.asset).maxDeviationBps (\(limit))")
+                    }
+                }
+            case .failure(let failure):
+                diagnostics.error(failure.description)
+            }
+        }
+        if !aggregates.isEmpty || invocation.format == .csv {
+            for line in AggregateFormatter.lines(for: aggregates, format: invocation.format) { output(line) }
+        }
+        if aggregates.count == routes.count { return .success }
+        return aggregates.isEmpty ? .fetchFailed : .partial
     }
 }

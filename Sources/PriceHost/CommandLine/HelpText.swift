@@ -28,6 +28,7 @@ public enum HelpText {
           --provider NAME   who answers; default: assets.CODE.provider, then defaults.provider
           --currency CODE   quote currency; default: defaults.currency, then USD
           --format FORMAT   text (default), json (one object per line) or csv
+          --aggregate median  (fetch) ask every provider at once; print the median, min, max and spread
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
 

@@ -22,6 +22,8 @@ public struct Invocation: Sendable, Equatable {
     public var format: Format = .text
     /// True when `--format` was given.
     public var formatWasGiven = false
+    /// `--aggregate median`: ask every provider and report the median, range and spread.
+    public var aggregateMedian = false
     /// `watch --interval SECONDS` (default 30).
     public var interval = 30
     /// `watch --ticks N`: stop after N ticks (default: run until a signal).
@@ -39,7 +41,7 @@ public struct Invocation: Sendable, Equatable {
 
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
-        .fetch: ["--config", "--format", "--provider", "--asset", "--currency", "--allow-insecure-plugins"],
+        .fetch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
         .watch: ["--config", "--format", "--provider", "--asset", "--currency", "--interval", "--ticks", "--allow-insecure-plugins"],
         .providers: ["--config", "--format", "--allow-insecure-plugins"],
         .check: ["--config", "--format", "--allow-insecure-plugins"],
@@ -120,7 +122,7 @@ public struct Invocation: Sendable, Equatable {
     }
 
     static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin",
-                                            "--interval", "--ticks", "--allow-insecure-plugins"]
+                                            "--interval", "--ticks", "--aggregate", "--allow-insecure-plugins"]
     /// Options that take no value.
     static let flags: Set<String> = ["--allow-insecure-plugins"]
 
@@ -153,6 +155,9 @@ public struct Invocation: Sendable, Equatable {
                 }
                 if !assets.contains(code) { assets.append(code) }
             }
+        case "--aggregate":
+            guard value == "median" else { throw UsageError("--aggregate takes median, not '\(value)'") }
+            aggregateMedian = true
         case "--interval":
             guard let seconds = Int(value), (1...86_400).contains(seconds) else {
                 throw UsageError("--interval must be a whole number of seconds from 1 to 86400, not '\(value)'")

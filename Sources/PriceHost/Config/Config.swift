@@ -36,6 +36,8 @@ public struct Config: Sendable {
         public var minimum: Decimal?
         /// `assets.X.bounds.max`: a higher price for X is rejected.
         public var maximum: Decimal?
+        /// `assets.X.maxDeviationBps`: with `--aggregate`, a source further than this from the median is flagged.
+        public var maxDeviationBps: Int?
 
         /// The providers to try, in order: `providers`, else `provider`; `nil` when neither is set.
         public var providerOrder: [String]? {

@@ -61,7 +61,7 @@ public enum ConfigParser {
             guard let asset = AssetCode.normalized(code) else {
                 throw settings.error("asset code must be 2 to 10 letters or digits")
             }
-            try settings.rejectUnknownKeys(allowed: ["provider", "providers", "maxAgeSeconds", "bounds"])
+            try settings.rejectUnknownKeys(allowed: ["provider", "providers", "maxAgeSeconds", "bounds", "maxDeviationBps"])
             guard config.assets[asset] == nil else { throw settings.error("\(asset) is given twice") }
             var entry = Config.AssetSettings(provider: try settings.optionalMember("provider").map(readProviderName))
             if let list = try settings.optionalMember("providers") {
@@ -72,6 +72,7 @@ public enum ConfigParser {
                 entry.providers = names
             }
             entry.maxAgeSeconds = try settings.optionalMember("maxAgeSeconds")?.integer(in: 1...31_536_000)
+            entry.maxDeviationBps = try settings.optionalMember("maxDeviationBps")?.integer(in: 1...1_000_000)
             if let bounds = try settings.optionalMember("bounds") {
                 try bounds.rejectUnknownKeys(allowed: ["min", "max"])
                 entry.minimum = try bounds.optionalMember("min").map(readAmount)

@@ -113,6 +113,48 @@ public struct QuoteService: Sendable {
         }
     }
 
+    /// Asks every provider of each route at once and aggregates what they answer;
+    /// a source that fails is left out (and returned in `failures`), and a route
+    /// with no source left fails with every reason. Routes keep their order.
+    public func aggregate(_ routes: [Route], currency: String) async -> [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])] {
+        await withTaskGroup(of: (Int, Result<AggregateQuote, QuoteFailure>, [QuoteFailure]).self) { group in
+            for (index, route) in routes.enumerated() {
+                group.addTask {
+                    let request = QuoteRequest(asset: route.asset, currency: currency)
+                    let answers = await withTaskGroup(of: (Int, Result<Quote, QuoteFailure>).self) { sources in
+                        for (position, choice) in route.choices.enumerated() {
+                            sources.addTask {
+                                switch await fetch(choice, request: request) {
+                                case .success(let quote):
+                                    if let problem = check(quote, from: choice.provider) { return (position, .failure(problem)) }
+                                    return (position, .success(quote))
+                                case .failure(let failure):
+                                    return (position, .failure(failure))
+                                }
+                            }
+                        }
+                        var answers: [(Int, Result<Quote, QuoteFailure>)] = []
+                        for await answer in sources { answers.append(answer) }
+                        return answers.sorted { $0.0 < $1.0 }.map(\.1)
+                    }
+                    let quotes = answers.compactMap { try? $0.get() }
+                    let failures = answers.compactMap { if case .failure(let failure) = $0 { failure } else { nil } }
+                    guard !quotes.isEmpty else {
+                        let all = QuoteFailure(provider: route.choices.map(\.provider).joined(separator: ","), request: request,
+                                               code: failures.last?.code ?? .failed,
+                                               message: "no source answered for \(request.pair): " + failures.map(\.description).joined(separator: "; "))
+                        return (index, .failure(all), [])
+                    }
+                    let limit = config.assets[route.asset]?.maxDeviationBps.map { Decimal($0) }
+                    return (index, .success(AggregateQuote(sources: quotes, maxDeviationBps: limit)), failures)
+                }
+            }
+            var results = [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])?](repeating: nil, count: routes.count)
+            for await (index, result, failures) in group { results[index] = (result, failures) }
+            return results.compactMap { $0 }
+        }
+    }
+
     /// The first acceptable quote from the route's providers, in order; else every failure, in one line.
     private func fetch(_ route: Route, currency: String) async -> Result<Quote, any Error> {
         let request = QuoteRequest(asset: route.asset, currency: currency)

@@ -1,0 +1,56 @@
+import Foundation
+import ProviderABI
+
+/// One asset's price across several providers: the median, the range, the
+/// spread, and the sources that stray from the median by more than allowed.
+public struct AggregateQuote: Sendable, Equatable {
+    /// The asset.
+    public var asset: String
+    /// The quote currency.
+    public var currency: String
+    /// The median of the sources' amounts (the mean of the middle two for an even count).
+    public var median: Decimal
+    /// The lowest amount.
+    public var minimum: Decimal
+    /// The highest amount.
+    public var maximum: Decimal
+    /// `(max - min) / median` in basis points, to two decimal places.
+    public var spreadBasisPoints: Decimal
+    /// The sources that answered, in the order they were asked.
+    public var sources: [Quote]
+    /// The providers whose amount deviates from the median by more than `assets.X.maxDeviationBps`.
+    public var outliers: [String]
+    /// The newest of the sources' timestamps.
+    public var timestamp: Date
+
+    /// Aggregates `sources` (at least one), flagging those more than `maxDeviationBps` from the median.
+    public init(sources: [Quote], maxDeviationBps: Decimal?) {
+        let amounts = sources.map(\.amount).sorted()
+        let middle = amounts.count / 2
+        let median = amounts.count % 2 == 1 ? amounts[middle] : (amounts[middle - 1] + amounts[middle]) / 2
+        asset = sources[0].asset
+        currency = sources[0].currency
+        self.median = median
+        minimum = amounts[0]
+        maximum = amounts[amounts.count - 1]
+        spreadBasisPoints = median == 0 ? 0 : Self.rounded((maximum - minimum) / median * 10_000)
+        self.sources = sources
+        outliers = maxDeviationBps.map { limit in
+            sources.filter { median != 0 && Self.deviation(of: $0.amount, from: median) > limit }.map(\.provider)
+        } ?? []
+        timestamp = sources.map(\.timestamp).max() ?? Date()
+    }
+
+    /// `|amount - median| / median` in basis points.
+    static func deviation(of amount: Decimal, from median: Decimal) -> Decimal {
+        let difference = amount - median
+        return (difference < 0 ? -difference : difference) / median * 10_000
+    }
+
+    static func rounded(_ value: Decimal) -> Decimal {
+        var input = value
+        var output = Decimal()
+        NSDecimalRound(&output, &input, 2, .plain)
+        return output
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import PriceHostTesting
+import Testing
+
+/// `fetch --aggregate median` across three C providers with known prices.
+@Suite(.timeLimit(.minutes(2)))
+struct AggregateTests {
+    func sandbox(extra: String = "") throws -> Sandbox {
+        let alpha = try Sandbox.testPlugin(["PROVIDER=\"alpha\"", "AMOUNT=\"100.00\""], name: "libAlpha.so")
+        let beta = try Sandbox.testPlugin(["PROVIDER=\"beta\"", "AMOUNT=\"101.00\""], name: "libBeta.so")
+        let gamma = try Sandbox.testPlugin(["PROVIDER=\"gamma\"", "AMOUNT=\"110.00\""], name: "libGamma.so")
+        return try Sandbox(config: #"{"plugins": ["\#(alpha)", "\#(beta)", "\#(gamma)"]\#(extra)}"#)
+    }
+
+    @Test func medianMinMaxAndSpreadAreRight() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["fetch", "--provider", "alpha,beta,gamma", "--asset", "BTC", "--aggregate", "median", "--format", "json"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            {"asset":"BTC","currency":"USD","amount":"101","provider":"median","timestamp":"2025-11-20T12:00:00Z","min":"100","max":"110",\
+            "spreadBps":"990.1","count":3,"sources":{"alpha":"100","beta":"101","gamma":"110"},"outliers":[]}
+
+            """, standardError: ""))
+    }
+
+    @Test func deviatingSourceIsFlaggedAndFailingSourceLeftOut() throws {
+        let sandbox = try sandbox(extra: #", "assets": {"BTC": {"providers": ["alpha", "beta", "gamma"], "maxDeviationBps": 500}}"#)
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["fetch", "--asset", "BTC", "--aggregate", "median", "--format", "csv"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            asset,currency,amount,provider,timestamp,min,max,spread_bps,count,outliers
+            BTC,USD,101,median,2025-11-20T12:00:00Z,100,110,990.1,3,gamma
+
+            """, standardError: """
+            pricehost: warning: gamma: BTC-USD 110 deviates from the median 101 by 891.09 bps, more than assets.BTC.maxDeviationBps (500)
+
+            """))
+
+        let partial = try sandbox.run(["fetch", "--provider", "alpha,beta", "--asset", "NOPE,BTC", "--aggregate", "median"])
+        #expect(partial.status == 4, "\(partial)")
+        #expect(partial.standardOutput == "BTC-USD  100.5  median of 2  min 100  max 101  spread 99.5 bps\n")
+        #expect(partial.errorLines == ["pricehost: error: alpha,beta: no source answered for NOPE-USD: alpha: no such asset NOPE here; beta: no such asset NOPE here"])
+    }
+}
