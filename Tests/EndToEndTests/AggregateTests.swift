@@ -41,4 +41,17 @@ struct AggregateTests {
         #expect(partial.standardOutput == "BTC-USD  100.5  median of 2  min 100  max 101  spread 99.5 bps\n")
         #expect(partial.errorLines == ["pricehost: error: alpha,beta: no source answered for NOPE-USD: alpha: no such asset NOPE here; beta: no such asset NOPE here"])
     }
+
+    @Test func watchAggregatesEachTick() throws {
+        let sandbox = try sandbox()
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["watch", "--provider", "alpha,beta,gamma", "--asset", "BTC", "--aggregate", "median",
+                                      "--format", "csv", "--interval", "1", "--ticks", "2"])
+        #expect(result == CommandResult(status: 0, standardOutput: """
+            asset,currency,amount,provider,timestamp,min,max,spread_bps,count,outliers
+            BTC,USD,101,median,2025-11-20T12:00:00Z,100,110,990.1,3,
+            BTC,USD,101,median,2025-11-20T12:00:00Z,100,110,990.1,3,
+
+            """, standardError: ""))
+    }
 }

@@ -42,7 +42,7 @@ public struct Invocation: Sendable, Equatable {
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
         .fetch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
-        .watch: ["--config", "--format", "--provider", "--asset", "--currency", "--interval", "--ticks", "--allow-insecure-plugins"],
+        .watch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--allow-insecure-plugins"],
         .providers: ["--config", "--format", "--allow-insecure-plugins"],
         .check: ["--config", "--format", "--allow-insecure-plugins"],
         .probe: ["--config", "--plugin", "--allow-insecure-plugins"],

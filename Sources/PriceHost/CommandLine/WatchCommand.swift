@@ -39,7 +39,9 @@ struct WatchCommand {
         var warnedAbout = Set(report.failures.map(\.path))
         let currency = invocation.currency ?? config.defaultCurrency
         var tick = 0
-        if invocation.format == .csv { output("asset,currency,amount,provider,timestamp") }
+        if invocation.format == .csv {
+            output(invocation.aggregateMedian ? AggregateFormatter.lines(for: [], format: .csv)[0] : "asset,currency,amount,provider,timestamp")
+        }
         while !stop.isSet {
             tick += 1
             if tick > 1 { rescan(&report, known: &known, warnedAbout: &warnedAbout) }
@@ -52,6 +54,20 @@ struct WatchCommand {
                 } catch {
                     emitFailure(asset: asset, currency: currency, message: "\(error)")
                 }
+            }
+            if invocation.aggregateMedian {
+                for (result, leftOut) in await service.aggregate(routes, currency: currency) where !stop.isSet {
+                    for failure in leftOut { diagnostics.warning("left out of the median: \(failure)") }
+                    switch result {
+                    case .success(let aggregate):
+                        for line in AggregateFormatter.lines(for: [aggregate], format: invocation.format).suffix(1) { output(line) }
+                    case .failure(let failure):
+                        emitFailure(asset: failure.request.asset, currency: currency, message: failure.description)
+                    }
+                }
+                if let ticks = invocation.ticks, tick >= ticks { break }
+                await sleep(jittered: invocation.interval, unless: stop)
+                continue
             }
             for result in await service.fetch(routes, currency: currency) where !stop.isSet {
                 switch result {
