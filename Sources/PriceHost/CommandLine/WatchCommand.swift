@@ -56,33 +56,40 @@ struct WatchCommand {
                 }
             }
             if invocation.aggregateMedian {
-                for (result, leftOut) in await service.aggregate(routes, currency: currency) where !stop.isSet {
-                    for failure in leftOut { diagnostics.warning("left out of the median: \(failure)") }
-                    switch result {
-                    case .success(let aggregate):
-                        for line in AggregateFormatter.lines(for: [aggregate], format: invocation.format).suffix(1) { output(line) }
-                    case .failure(let failure):
-                        emitFailure(asset: failure.request.asset, currency: currency, message: failure.description)
-                    }
-                }
-                if let ticks = invocation.ticks, tick >= ticks { break }
-                await sleep(jittered: invocation.interval, unless: stop)
-                continue
-            }
-            for result in await service.fetch(routes, currency: currency) where !stop.isSet {
-                switch result {
-                case .success(let quote):
-                    for line in QuoteFormatter.lines(for: [quote], format: invocation.format).suffix(1) { output(line) }
-                case .failure(let error as QuoteFailure):
-                    emitFailure(asset: error.request.asset, currency: currency, message: error.description)
-                case .failure(let error):
-                    emitFailure(asset: "", currency: currency, message: "\(error)")
-                }
+                await emitAggregates(service.aggregate(routes, currency: currency), currency: currency, unless: stop)
+            } else {
+                await emitQuotes(service.fetch(routes, currency: currency), currency: currency, unless: stop)
             }
             if let ticks = invocation.ticks, tick >= ticks { break }
             await sleep(jittered: invocation.interval, unless: stop)
         }
         return .success
+    }
+
+    private func emitQuotes(_ results: [Result<Quote, any Error>], currency: String, unless stop: StopFlag) {
+        for result in results where !stop.isSet {
+            switch result {
+            case .success(let quote):
+                for line in QuoteFormatter.lines(for: [quote], format: invocation.format).suffix(1) { output(line) }
+            case .failure(let error as QuoteFailure):
+                emitFailure(asset: error.request.asset, currency: currency, message: error.description)
+            case .failure(let error):
+                emitFailure(asset: "", currency: currency, message: "\(error)")
+            }
+        }
+    }
+
+    private func emitAggregates(_ results: [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])],
+                                currency: String, unless stop: StopFlag) {
+        for (result, leftOut) in results where !stop.isSet {
+            for failure in leftOut { diagnostics.warning("left out of the median: \(failure)") }
+            switch result {
+            case .success(let aggregate):
+                for line in AggregateFormatter.lines(for: [aggregate], format: invocation.format).suffix(1) { output(line) }
+            case .failure(let failure):
+                emitFailure(asset: failure.request.asset, currency: currency, message: failure.description)
+            }
+        }
     }
 
     /// One failure: a JSON line with `error` on stdout in json format; one line on stderr otherwise.
