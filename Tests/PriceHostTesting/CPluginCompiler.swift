@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// Builds C plugins for tests with the system C compiler, against the
@@ -17,10 +18,14 @@ public enum CPluginCompiler {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = directory + "/" + name
+        // Tests run in parallel and may build the same plugin at once: each compiles to a
+        // file of its own and renames it into place, so nobody ever loads a half-written one.
+        let scratch = output + ".\(UUID().uuidString).tmp"
         let arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-fvisibility=hidden",
-                         "-I", includeDirectory] + defines.map { "-D" + $0 } + ["-o", output, source]
+                         "-I", includeDirectory] + defines.map { "-D" + $0 } + ["-o", scratch, source]
         let result = try CommandRunner.run(compiler, arguments, timeout: 120)
         guard result.status == 0 else { throw CompileError(result: result) }
+        guard rename(scratch, output) == 0 else { throw CompileError(result: CommandResult(status: errno, standardOutput: "", standardError: "rename \(scratch) failed")) }
         cache.withLock { $0[key] = output }
         return output
     }
