@@ -31,12 +31,16 @@ struct CheckCommand {
         var fetchers: [String] = []
         var fetches: [String] = []
         var problems: [String] = []
+        var loadFailure: String?
+        /// The plugin logged a warning or error.
+        var logged = false
     }
 
     func run() -> ExitStatus {
+        if let plugin = invocation.pluginPath { return conformance(of: FilePath.absolute(plugin, relativeTo: FilePath.currentDirectory)) }
         let (files, failures) = loader.candidates(config: config)
         var problems = failures.map(\.description)
-        let results = files.map(probe)
+        let results = files.map { probe($0) }
         var providers: [String: String] = [:]
         for result in results {
             problems += result.problems
@@ -95,10 +99,45 @@ struct CheckCommand {
         return problems.isEmpty ? .success : .configOrPlugin
     }
 
+    /// `check --plugin PATH`: the plugin author's conformance check. Runs the plugin
+    /// in a child as `check` does, plus: an unknown asset must be a clean error,
+    /// concurrent fetches must each complete once, and settings with an unknown key
+    /// must be reported. Each finding says what to fix.
+    func conformance(of path: String) -> ExitStatus {
+        let candidate = PluginLoader.Candidate(path: path, pin: nil)
+        var result = probe(candidate, extraArguments: ["--conformance"])
+        if result.name != nil {
+            let strict = probe(candidate, extraArguments: ["--bad-settings"], relayLog: false)
+            if strict.name != nil, !strict.logged {
+                result.problems.append("plugin \(path): accepted settings with an unknown key (\(ProbeCommand.badSettings)) without a word; reject unknown keys (return NULL after logging why) or at least log a warning, so a typo in plugins.json is caught")
+            }
+        }
+        for problem in result.problems { diagnostics.error(problem) }
+        switch invocation.format {
+        case .json:
+            output(JSONValue.object(JSONObject([
+                ("plugin", .string(path)), ("ok", .bool(result.problems.isEmpty)),
+                ("name", result.name.map(JSONValue.string) ?? .null), ("version", result.version.map(JSONValue.string) ?? .null),
+                ("fetchers", .array(result.fetchers.map(JSONValue.string))), ("fetches", .array(result.fetches.map(JSONValue.string))),
+                ("findings", .array(result.problems.map(JSONValue.string))),
+            ])).serialized)
+        case .text, .csv:
+            if let name = result.name {
+                output("plugin \(name) \(result.version ?? "") (\(path)), fetchers: \(result.fetchers.joined(separator: ", "))")
+                for fetch in result.fetches { output("  \(fetch)") }
+            }
+            output(result.problems.isEmpty ? "conformance passed" : "conformance failed: \(result.problems.count) finding(s)")
+        }
+        return result.problems.isEmpty ? .success : .configOrPlugin
+    }
+
     /// Runs `pricehost __probe` on one file and reads what it says.
-    func probe(_ candidate: PluginLoader.Candidate) -> ProbeResult {
+    func probe(_ candidate: PluginLoader.Candidate, extraArguments: [String] = [], relayLog: Bool = true) -> ProbeResult {
         var result = ProbeResult(path: candidate.path)
-        var arguments = ["__probe", "--config", config.path, "--plugin", candidate.path]
+        var arguments = ["__probe", "--config", config.path, "--plugin", candidate.path] + extraArguments
+        if invocation.configPath == nil, !FileManager.default.fileExists(atPath: config.path) {
+            arguments.removeSubrange(1...2)
+        }
         if invocation.allowInsecurePlugins { arguments.append("--allow-insecure-plugins") }
         // Loading, the probe's idle limit, and the slowest HTTP any provider's policy allows
         // (the fetches run at once), with room to spare.
@@ -127,7 +166,13 @@ struct CheckCommand {
             }
             switch kind {
             case "load-failed":
+                result.loadFailure = text("error")
                 result.problems.append("plugin \(candidate.path): \(text("error") ?? "did not load")")
+            case "finding":
+                result.problems.append("plugin \(candidate.path): \(text("text") ?? "")")
+            case "conformance-done":
+                inFlight.removeAll { $0 == "\(text("pair") ?? "?") through \(text("fetcher") ?? "?")" }
+                stage = inFlight.isEmpty ? "after the fetches" : "fetch of " + inFlight.joined(separator: ", ")
             case "loaded":
                 result.name = text("name")
                 result.version = text("version")
@@ -171,7 +216,9 @@ struct CheckCommand {
                 continue
             }
             // The child's own diagnostics: plugin log lines and host warnings, relayed.
-            diagnostics.log(line.hasPrefix("pricehost: error:") ? .error : .warning, "plugin \(candidate.path) (in check): " + line.dropFirst("pricehost: ".count))
+            if relayLog {
+                diagnostics.log(line.hasPrefix("pricehost: error:") ? .error : .warning, "plugin \(candidate.path) (in check): " + line.dropFirst("pricehost: ".count))
+            }
             logged = logged || line.hasPrefix("pricehost: error:") || line.hasPrefix("pricehost: warning:")
         }
         switch outcome.ending {
@@ -190,6 +237,7 @@ struct CheckCommand {
         }
         if case .signalled = outcome.ending { garbage = nil }  // a crash's own report is not the plugin printing
         if case .timedOut = outcome.ending { garbage = nil }
+        result.logged = logged
         if logged, result.problems.isEmpty {
             result.problems.append("plugin \(candidate.path): logged a warning or error while being checked (above)")
         }

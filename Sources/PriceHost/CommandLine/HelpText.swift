@@ -19,6 +19,7 @@ public enum HelpText {
           pricehost watch --asset CODE[,CODE...] [--interval SECONDS] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
+          pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
           pricehost --help | --version
 
         OPTIONS (every command takes --config)

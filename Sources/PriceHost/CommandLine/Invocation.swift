@@ -36,16 +36,20 @@ public struct Invocation: Sendable, Equatable {
     public var currency: String?
     /// `--allow-insecure-plugins`: load plugin files others could replace, with a warning.
     public var allowInsecurePlugins = false
-    /// `--plugin PATH` (with the internal `probe` command only).
+    /// `check --plugin PATH`: the conformance check of one plugin file (also the probe's target).
     public var pluginPath: String?
+    /// Internal (`__probe`): also run the conformance fetches.
+    public var conformance = false
+    /// Internal (`__probe`): hand the plugin settings with an unknown key.
+    public var badSettings = false
 
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
         .fetch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
         .watch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--allow-insecure-plugins"],
         .providers: ["--config", "--format", "--allow-insecure-plugins"],
-        .check: ["--config", "--format", "--allow-insecure-plugins"],
-        .probe: ["--config", "--plugin", "--allow-insecure-plugins"],
+        .check: ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
+        .probe: ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings"],
         .help: [],
         .version: [],
     ]
@@ -122,9 +126,10 @@ public struct Invocation: Sendable, Equatable {
     }
 
     static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin",
-                                            "--interval", "--ticks", "--aggregate", "--allow-insecure-plugins"]
+                                            "--interval", "--ticks", "--aggregate", "--allow-insecure-plugins",
+                                            "--conformance", "--bad-settings"]
     /// Options that take no value.
-    static let flags: Set<String> = ["--allow-insecure-plugins"]
+    static let flags: Set<String> = ["--allow-insecure-plugins", "--conformance", "--bad-settings"]
 
     private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
         switch name {
@@ -170,6 +175,10 @@ public struct Invocation: Sendable, Equatable {
             ticks = count
         case "--allow-insecure-plugins":
             allowInsecurePlugins = true
+        case "--conformance":
+            conformance = true
+        case "--bad-settings":
+            badSettings = true
         case "--plugin":
             guard !value.isEmpty else { throw UsageError("--plugin needs a path") }
             pluginPath = value

@@ -45,6 +45,10 @@ public struct PriceHostApp: Sendable {
         let config: Config
         do {
             config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
+        } catch let error where invocation.pluginPath != nil && invocation.configPath == nil && environment["PRICEHOST_CONFIG"] == nil {
+            // A plugin author checking a plugin needs no config: an empty one serves.
+            _ = error
+            config = Config(path: FilePath.absolute("plugins.json", relativeTo: FilePath.currentDirectory), directory: FilePath.currentDirectory)
         } catch {
             diagnostics.error(error.description)
             return .configOrPlugin
@@ -57,6 +61,7 @@ public struct PriceHostApp: Sendable {
         options.computeHashes = invocation.command != .fetch && invocation.command != .watch
         if invocation.command == .probe {
             options.fetchTimeout = ProbeCommand.fetchTimeout
+            if invocation.badSettings { options.settingsOverride = ProbeCommand.badSettings }
             // The probe's own process group, so check can kill whatever a plugin leaves running.
             setpgid(0, 0)
         }

@@ -11,6 +11,12 @@ struct ProbeCommand {
     static let fetchTimeout: Duration = .seconds(5)
     /// At most this many of a plugin's fetchers are exercised.
     static let maximumFetchersExercised = 16
+    /// What `--bad-settings` hands the plugin: a key no plugin knows.
+    static let badSettings = #"{"conformanceCheckUnknownKey": true}"#
+    /// An asset no provider lists.
+    static let unknownAsset = "ZZZ999ZZZ"
+    /// Concurrent fetches of one pair in the conformance check.
+    static let concurrentFetches = 8
     /// How long it waits after the fetches for completions that come twice.
     static let lateCompletionGrace: Duration = .milliseconds(200)
 
@@ -51,11 +57,49 @@ struct ProbeCommand {
                 }
             }
         }
+        if invocation.conformance, let first = exercised.first {
+            await conformanceFetches(first, asset: first.asset ?? routedHere ?? "BTC")
+        }
         try? await Task.sleep(for: Self.lateCompletionGrace)
         let stray = ProcessGroup.killOthers()
         emit(["probe": .string("done"), "lateCompletions": .number(String(PendingFetches.shared.lateCompletions)),
               "strayProcesses": .number(String(stray))])
         return .success
+    }
+
+    /// The conformance check's own fetches: an unknown asset must be a clean
+    /// error; the same pair fetched many times at once must complete each time.
+    private func conformanceFetches(_ fetcher: PluginFetcher, asset: String) async {
+        func finding(_ text: String) { emit(["probe": .string("finding"), "text": .string(text)]) }
+        if fetcher.asset == nil {
+            let unknown = QuoteRequest(asset: Self.unknownAsset, currency: config.defaultCurrency)
+            emit(["probe": .string("fetching"), "fetcher": .string(fetcher.registrationName), "pair": .string(unknown.pair)])
+            do {
+                let quote = try await fetcher.fetcher.fetchQuote(for: unknown)
+                finding("answered \(unknown.pair), an asset that does not exist, with \(DecimalAmount.format(quote.amount)); answer such a request with a not_found error")
+            } catch let failure as QuoteFailure where failure.code == .noCompletion {
+                finding("never completed the fetch of \(unknown.pair); call the completion exactly once, with an error when there is no price")
+            } catch {}
+            emit(["probe": .string("conformance-done"), "fetcher": .string(fetcher.registrationName), "pair": .string(unknown.pair)])
+        }
+        let request = QuoteRequest(asset: asset, currency: config.defaultCurrency)
+        emit(["probe": .string("fetching"), "fetcher": .string(fetcher.registrationName), "pair": .string("\(request.pair) x\(Self.concurrentFetches)")])
+        let unanswered = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<Self.concurrentFetches {
+                group.addTask {
+                    do { _ = try await fetcher.fetcher.fetchQuote(for: request); return false } catch let failure as QuoteFailure {
+                        return failure.code == .noCompletion
+                    } catch { return false }
+                }
+            }
+            var count = 0
+            for await missing in group where missing { count += 1 }
+            return count
+        }
+        if unanswered > 0 {
+            finding("left \(unanswered) of \(Self.concurrentFetches) concurrent fetches of \(request.pair) without a completion; fetch may be called concurrently and must complete each call once")
+        }
+        emit(["probe": .string("conformance-done"), "fetcher": .string(fetcher.registrationName), "pair": .string("\(request.pair) x\(Self.concurrentFetches)")])
     }
 
     private func emit(_ members: KeyValuePairs<String, JSONValue>) {

@@ -13,6 +13,7 @@ final class PluginHostContext: Sendable {
     let pluginPath: String
     let diagnostics: Diagnostics
     private let settingsText: [String: String]
+    private let settingsOverride: String?
     private let httpClients: @Sendable (String?) -> any HTTPClient
     /// `http_get` requests this plugin has in flight with the host.
     private let httpRequests = Atomic<Int>(0)
@@ -39,10 +40,11 @@ final class PluginHostContext: Sendable {
         var messages: [(level: Diagnostics.Level, message: String)] = []
     }
 
-    init(pluginPath: String, settingsText: [String: String], diagnostics: Diagnostics,
+    init(pluginPath: String, settingsText: [String: String], settingsOverride: String? = nil, diagnostics: Diagnostics,
          httpClients: @escaping @Sendable (String?) -> any HTTPClient) {
         self.pluginPath = pluginPath
         self.settingsText = settingsText
+        self.settingsOverride = settingsOverride
         self.diagnostics = diagnostics
         self.httpClients = httpClients
     }
@@ -76,7 +78,7 @@ final class PluginHostContext: Sendable {
     func settingsJSON(for provider: String) -> UnsafePointer<CChar> {
         let address = settingsCopies.withLock { copies in
             if let address = copies[provider] { return address }
-            let address = UInt(bitPattern: strdup(settingsText[provider] ?? "{}"))
+            let address = UInt(bitPattern: strdup(settingsOverride ?? settingsText[provider] ?? "{}"))
             copies[provider] = address
             return address
         }

@@ -24,6 +24,8 @@ public struct PluginLoader: Sendable {
         public var allowInsecure = false
         /// Compute every plugin's SHA-256, not only the pinned ones' (for `providers` and `check`).
         public var computeHashes = false
+        /// Settings JSON handed to every plugin instead of the config's (the conformance check's bad settings).
+        public var settingsOverride: String?
         /// How long a fetch may wait for the plugin's completion while the plugin has
         /// no HTTP request in flight with the host (time spent waiting on the host's
         /// HTTP, which has deadlines of its own, does not count).
@@ -204,7 +206,8 @@ public struct PluginLoader: Sendable {
             return fail("no \(PRICEHOST_PLUGIN_ENTRY_SYMBOL) symbol: not a pricehost plugin, or the entry is not exported (in C, give it default visibility)")
         }
         let entry = unsafeBitCast(symbol, to: ph_plugin_entry_v1.self)
-        let context = PluginHostContext(pluginPath: path, settingsText: settings, diagnostics: diagnostics, httpClients: httpClients)
+        let context = PluginHostContext(pluginPath: path, settingsText: settings, settingsOverride: options.settingsOverride,
+                                        diagnostics: diagnostics, httpClients: httpClients)
         let fetchTimeout = options.fetchTimeout
         let table = context.makeTable(configDirectory: configDirectory)
         let (returned, registered, messages) = context.withEntryCall { entry(table) }
