@@ -111,10 +111,15 @@ struct ConfigAndCommandLineFuzzTests {
         ["--help"],
         ["-V"],
         ["__probe", "--plugin", "/opt/pricehost/libFileProvider.so", "--allow-insecure-plugins"],
+        ["__probe", "--plugin", "libX.so", "--conformance", "--bad-settings"],
+        ["watch", "--asset", "BTC,ETH", "--interval", "30", "--ticks", "3", "--format", "csv"],
+        ["fetch", "--provider", "coinbase,file", "--asset", "BTC", "--aggregate", "median"],
+        ["check", "--plugin", "./libMine.so", "--config", "test.json"],
     ]
 
     private static let words: [String] = [
-        "fetch", "providers", "check", "help", "version", "FETCH", "--config", "--format", "--provider", "--asset", "--currency",
+        "fetch", "watch", "providers", "check", "help", "version", "FETCH", "--config", "--format", "--provider", "--asset", "--currency",
+        "--interval", "--ticks", "--aggregate", "median", "mean", "--conformance", "--bad-settings", "0", "86401", "1000001", "coinbase,file",
         "-h", "--help", "-V", "--version", "--unknown", "__probe", "--plugin", "--allow-insecure-plugins",
         "--allow-insecure-plugins=", "/opt/pricehost/libX.so", "-", "--", "-x", "--asset=", "--format=json", "--config=", "=", "==", "",
         "BTC", "eth", "usd", "A", "ABCDEFGHIJ", "ABCDEFGHIJK", "BTC,ETH", "BTC,,ETH", ",", "BTC,", "json", "csv", "text", "JSON",
@@ -174,17 +179,26 @@ struct ConfigAndCommandLineFuzzTests {
         switch invocation.command {
         case .help, .version:
             guard invocation == Invocation(command: invocation.command) else { return .problem("\(invocation.command) with options: \(invocation)") }
-        case .fetch:
-            guard !invocation.assets.isEmpty else { return .problem("fetch without assets: \(invocation)") }
+        case .fetch, .watch:
+            guard !invocation.assets.isEmpty else { return .problem("\(invocation.command) without assets: \(invocation)") }
         case .probe:
             guard let path = invocation.pluginPath, !path.isEmpty else { return .problem("__probe without a plugin: \(invocation)") }
         default:
             break
         }
-        if invocation.command != .fetch, !invocation.assets.isEmpty || invocation.currency != nil || invocation.providers != nil {
+        let fetching = invocation.command == .fetch || invocation.command == .watch
+        if !fetching, !invocation.assets.isEmpty || invocation.currency != nil || invocation.providers != nil || invocation.aggregateMedian {
             return .problem("\(invocation.command) with fetch's options: \(invocation)")
         }
-        if invocation.command != .probe, invocation.pluginPath != nil { return .problem("--plugin outside __probe: \(invocation)") }
+        if invocation.command != .watch, invocation.ticks != nil || invocation.interval != 30 {
+            return .problem("\(invocation.command) with watch's options: \(invocation)")
+        }
+        if invocation.command != .probe && invocation.command != .check, invocation.pluginPath != nil {
+            return .problem("--plugin outside check and __probe: \(invocation)")
+        }
+        if invocation.command != .probe, invocation.conformance || invocation.badSettings {
+            return .problem("the probe's own flags outside __probe: \(invocation)")
+        }
         guard invocation.assets.allSatisfy(isCode), Set(invocation.assets).count == invocation.assets.count else {
             return .problem("assets not unique upper-case codes: \(invocation.assets.map { FuzzText.quoted($0) })")
         }
@@ -202,7 +216,12 @@ struct ConfigAndCommandLineFuzzTests {
         case .version: canonical = ["--version"]
         default:
             if let path = invocation.configPath { canonical.append("--config=" + path) }
-            if invocation.format != .text { canonical.append("--format=" + invocation.format.rawValue) }
+            if invocation.formatWasGiven { canonical.append("--format=" + invocation.format.rawValue) }
+            if invocation.aggregateMedian { canonical.append("--aggregate=median") }
+            if invocation.command == .watch { canonical.append("--interval=\(invocation.interval)") }
+            if let ticks = invocation.ticks { canonical.append("--ticks=\(ticks)") }
+            if invocation.conformance { canonical.append("--conformance") }
+            if invocation.badSettings { canonical.append("--bad-settings") }
             if let providers = invocation.providers { canonical += ["--provider", providers.joined(separator: ",")] }
             if !invocation.assets.isEmpty { canonical += ["--asset", invocation.assets.joined(separator: ",")] }
             if let currency = invocation.currency { canonical += ["--currency", currency] }
