@@ -9,13 +9,15 @@ import ProviderABI
 ///   -> Container:
 ///        Config, Diagnostics                                singletons
 ///        Networking                                         URLSessionNetworking, made on first use
-///        HTTPClient (argument: provider)                    ProviderHTTPClient: the provider's policy around Networking
+///        TokenBucket "provider"                             a provider's request budget (requestsPerSecond), singleton
+///        HTTPClient (argument: provider)                    ProviderHTTPClient: the provider's policy and budget around Networking
 ///   -> PluginSearchPath + PluginLoader -> PluginLoadReport  (dlopen, descriptors; plugins get HTTPClient from the container)
 ///   -> Container:
 ///        PluginLoadReport                                   singleton
-///        PriceFetcher "provider", "provider/ASSET"          each plugin's fetchers
-///   -> QuoteService (routes an asset to a fetcher name, fetches concurrently)
-///   -> a command (fetch, providers, check) -> QuoteFormatter -> stdout
+///        PriceFetcher "provider", "provider/ASSET"          each plugin's fetchers (behind a cache when cacheSeconds is set)
+///   -> QuoteService (routes an asset to its providers, fetches concurrently, falls back, checks age and bounds, aggregates)
+///   -> a command (fetch, watch, providers, check) -> QuoteFormatter / AggregateFormatter -> stdout
+///      (check runs each plugin in a child `pricehost __probe` instead of loading it here)
 /// ```
 public enum CompositionRoot {
     /// Finds and parses the config.
