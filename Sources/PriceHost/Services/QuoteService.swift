@@ -123,15 +123,7 @@ public struct QuoteService: Sendable {
                     let request = QuoteRequest(asset: route.asset, currency: currency)
                     let answers = await withTaskGroup(of: (Int, Result<Quote, QuoteFailure>).self) { sources in
                         for (position, choice) in route.choices.enumerated() {
-                            sources.addTask {
-                                switch await fetch(choice, request: request) {
-                                case .success(let quote):
-                                    if let problem = check(quote, from: choice.provider) { return (position, .failure(problem)) }
-                                    return (position, .success(quote))
-                                case .failure(let failure):
-                                    return (position, .failure(failure))
-                                }
-                            }
+                            sources.addTask { (position, await usableQuote(from: choice, request: request)) }
                         }
                         var answers: [(Int, Result<Quote, QuoteFailure>)] = []
                         for await answer in sources { answers.append(answer) }
@@ -140,10 +132,7 @@ public struct QuoteService: Sendable {
                     let quotes = answers.compactMap { try? $0.get() }
                     let failures = answers.compactMap { if case .failure(let failure) = $0 { failure } else { nil } }
                     guard !quotes.isEmpty else {
-                        let all = QuoteFailure(provider: route.choices.map(\.provider).joined(separator: ","), request: request,
-                                               code: failures.last?.code ?? .failed,
-                                               message: "no source answered for \(request.pair): " + failures.map(\.description).joined(separator: "; "))
-                        return (index, .failure(all), [])
+                        return (index, .failure(combined(failures, of: route, request: request, saying: "no source answered")), [])
                     }
                     let limit = config.assets[route.asset]?.maxDeviationBps.map { Decimal($0) }
                     return (index, .success(AggregateQuote(sources: quotes, maxDeviationBps: limit)), failures)
@@ -160,21 +149,30 @@ public struct QuoteService: Sendable {
         let request = QuoteRequest(asset: route.asset, currency: currency)
         var failures: [QuoteFailure] = []
         for choice in route.choices {
-            switch await fetch(choice, request: request) {
-            case .success(let quote):
-                if let problem = check(quote, from: choice.provider) {
-                    failures.append(problem)
-                    continue
-                }
-                return .success(quote)
-            case .failure(let failure):
-                failures.append(failure)
+            switch await usableQuote(from: choice, request: request) {
+            case .success(let quote): return .success(quote)
+            case .failure(let failure): failures.append(failure)
             }
         }
         guard failures.count > 1 else { return .failure(failures[0]) }
-        return .failure(QuoteFailure(
-            provider: route.choices.map(\.provider).joined(separator: ","), request: request, code: failures.last?.code ?? .failed,
-            message: "every provider failed for \(request.pair): " + failures.map(\.description).joined(separator: "; ")))
+        return .failure(combined(failures, of: route, request: request, saying: "every provider failed"))
+    }
+
+    /// One provider's quote, if it answered with one that passes ``check(_:from:)``.
+    private func usableQuote(from choice: Route.Choice, request: QuoteRequest) async -> Result<Quote, QuoteFailure> {
+        switch await fetch(choice, request: request) {
+        case .success(let quote):
+            if let problem = check(quote, from: choice.provider) { return .failure(problem) }
+            return .success(quote)
+        case .failure(let failure):
+            return .failure(failure)
+        }
+    }
+
+    /// Several providers' failures as one, each reason on the one line.
+    private func combined(_ failures: [QuoteFailure], of route: Route, request: QuoteRequest, saying summary: String) -> QuoteFailure {
+        QuoteFailure(provider: route.choices.map(\.provider).joined(separator: ","), request: request, code: failures.last?.code ?? .failed,
+                     message: "\(summary) for \(request.pair): " + failures.map(\.description).joined(separator: "; "))
     }
 
     private func fetch(_ choice: Route.Choice, request: QuoteRequest) async -> Result<Quote, QuoteFailure> {
