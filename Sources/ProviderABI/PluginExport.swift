@@ -93,13 +93,7 @@ private struct Completion: @unchecked Sendable {
     }
 
     func fail(_ error: any Error) {
-        let code = (error as? ProviderError)?.code.rawValue ?? ProviderError.Code.failed.rawValue
-        code.withCString { code in
-            String(describing: error).withCString { message in
-                var cError = ph_error(struct_size: UInt32(MemoryLayout<ph_error>.size), code: code, message: message)
-                function(context, nil, &cError)
-            }
-        }
+        CError.with(error, defaultCode: .failed) { function(context, nil, $0) }
     }
 }
 

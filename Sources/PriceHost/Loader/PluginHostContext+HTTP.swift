@@ -65,12 +65,6 @@ private struct HTTPCompletion: @unchecked Sendable {
     }
 
     func fail(_ error: any Error) {
-        let providerError = error as? ProviderError ?? ProviderError(.unavailable, "\(error)")
-        providerError.code.rawValue.withCString { code in
-            providerError.message.withCString { message in
-                var cError = ph_error(struct_size: UInt32(MemoryLayout<ph_error>.size), code: code, message: message)
-                function(context, nil, &cError)
-            }
-        }
+        CError.with(error, defaultCode: .unavailable) { function(context, nil, $0) }
     }
 }
