@@ -27,9 +27,9 @@ struct ProbeCommand {
     let output: @Sendable (String) -> Void
 
     func run() async -> ExitStatus {
-        let path = invocation.pluginPath ?? ""
-        let pin = loader.candidates(config: config).files.first { $0.path == FilePath.absolute(path, relativeTo: FilePath.currentDirectory) }?.pin
-        let report = loader.load([PluginLoader.Candidate(path: FilePath.absolute(path, relativeTo: FilePath.currentDirectory), pin: pin)], config: config)
+        let path = FilePath.absolute(invocation.pluginPath ?? "", relativeTo: FilePath.currentDirectory)
+        let pin = loader.candidates(config: config).files.first { $0.path == path }?.pin
+        let report = loader.load([PluginLoader.Candidate(path: path, pin: pin)], config: config)
         guard let plugin = report.plugins.first else {
             emit(["probe": .string("load-failed"), "error": .string(report.failures.first?.reason ?? "not loaded")])
             return .success
