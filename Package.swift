@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
         .executable(name: "injection-benchmark", targets: ["InjectionBenchmark"]),
+        // The end-to-end benchmark (BENCHMARKS.md), and the floor it compares start-up against.
+        .executable(name: "pricehost-benchmark", targets: ["PriceHostBenchmark"]),
+        .executable(name: "hello-foundation", targets: ["HelloFoundation"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -37,6 +40,8 @@ let package = Package(
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
         .executableTarget(name: "InjectionBenchmark", dependencies: ["Injection"]),
+        .executableTarget(name: "PriceHostBenchmark"),
+        .executableTarget(name: "HelloFoundation"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
