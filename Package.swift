@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
+        // The host's HTTP transport (URLSession), loaded on the first request so that
+        // start-up does not pay for FoundationNetworking.
+        .library(name: "URLSessionTransport", type: .dynamic, targets: ["URLSessionTransport"]),
         .executable(name: "injection-benchmark", targets: ["InjectionBenchmark"]),
         // The end-to-end benchmark (BENCHMARKS.md), and the floor it compares start-up against.
         .executable(name: "pricehost-benchmark", targets: ["PriceHostBenchmark"]),
@@ -29,6 +32,7 @@ let package = Package(
         // The host: config, loader, adapters, services, commands; and its thin main.
         .target(name: "PriceHost", dependencies: ["Injection", "ProviderABI", "CProviderABI"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
+        .target(name: "URLSessionTransport", dependencies: ["ProviderABI", "CProviderABI", "Injection"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
         .target(name: "FileProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/FileProvider/Library"),
@@ -49,7 +53,7 @@ let package = Package(
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "URLSessionTransport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],

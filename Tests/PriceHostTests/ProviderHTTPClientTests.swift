@@ -121,6 +121,6 @@ struct ProviderHTTPClientTests {
         let policy = try #require(client as? ProviderHTTPClient).policy
         #expect(policy.maxAttempts == 2)
         #expect(try #require(client as? ProviderHTTPClient).transport is ScriptedNetworking)
-        #expect(try #require(CompositionRoot.httpClient(for: "coinbase", in: parent) as? ProviderHTTPClient).transport is URLSessionNetworking)
+        #expect(try #require(CompositionRoot.httpClient(for: "coinbase", in: parent) as? ProviderHTTPClient).transport is TransportLibrary)
     }
 }

@@ -55,7 +55,8 @@ public struct PriceHostApp: Sendable {
         }
         // Before any plugin runs: its stray prints must not reach the data channel.
         _ = OutputStream.standardOutput
-        let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics)
+        let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
+                                                      allowInsecureFiles: invocation.allowInsecurePlugins)
         var options = PluginLoader.Options()
         options.allowInsecure = invocation.allowInsecurePlugins
         options.computeHashes = invocation.command != .fetch && invocation.command != .watch

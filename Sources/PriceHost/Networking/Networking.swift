@@ -3,7 +3,7 @@ import ProviderABI
 /// HTTP as the host provides it to plugins: the seeds' `Networking`.
 ///
 /// The transport: one GET, no retries. The composition root registers
-/// ``URLSessionNetworking`` as the unnamed `Networking`; each provider's
+/// ``TransportLibrary`` as the unnamed `Networking`; each provider's
 /// ``ProviderHTTPClient`` puts its policy around whatever `Networking` the
 /// container resolves, so a test swaps a simulated transport in through a
 /// child container and keeps the real policy.

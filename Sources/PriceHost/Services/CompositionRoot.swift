@@ -8,7 +8,7 @@ import ProviderABI
 ///   -> ConfigLocator -> Config                              (plugins.json)
 ///   -> Container:
 ///        Config, Diagnostics                                singletons
-///        Networking                                         URLSessionNetworking, made on first use
+///        Networking                                         TransportLibrary: URLSession in libURLSessionTransport.so, loaded on first request
 ///        TokenBucket "provider"                             a provider's request budget (requestsPerSecond), singleton
 ///        HTTPClient (argument: provider)                    ProviderHTTPClient: the provider's policy and budget around Networking
 ///   -> PluginSearchPath + PluginLoader -> PluginLoadReport  (dlopen, descriptors; plugins get HTTPClient from the container)
@@ -28,12 +28,16 @@ public enum CompositionRoot {
     }
 
     /// The container with the host's own services; plugins are added by ``registerPlugins(_:into:)``.
-    public static func makeContainer(config: Config, diagnostics: Diagnostics) -> Container {
+    /// - Parameter allowInsecureFiles: load the HTTP transport library even when others could replace it.
+    public static func makeContainer(config: Config, diagnostics: Diagnostics, allowInsecureFiles: Bool = false) -> Container {
         let container = Container()
         container.register(Config.self, scope: .singleton) { _ in config }
         container.register(Diagnostics.self, scope: .singleton) { _ in diagnostics }
-        // Made on first use, so a command that needs no HTTP never starts URLSession.
-        container.register(Networking.self, scope: .singleton) { _ in URLSessionNetworking() }
+        // Loaded on the first request, so a command that needs no HTTP never maps FoundationNetworking.
+        container.register(Networking.self, scope: .singleton) { _ in
+            TransportLibrary(directories: TransportLibrary.directories(executableDirectory: ExecutableLocation.directory),
+                             allowInsecure: allowInsecureFiles, diagnostics: diagnostics)
+        }
         // One request budget per provider that sets one, shared by all its requests.
         for (provider, policy) in config.providerPolicies {
             guard let rate = policy.requestsPerSecond else { continue }

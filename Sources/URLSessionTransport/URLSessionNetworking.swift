@@ -14,17 +14,19 @@ import Synchronization
 /// against a server streaming an endless chunked body, memory can grow past
 /// the cap (hundreds of MB were seen) before the cancellation takes effect;
 /// an announced `Content-Length` over the cap is refused before any body is read.
-public final class URLSessionNetworking: Networking {
-    /// The `User-Agent` sent with every request.
-    public static let userAgent = "pricehost/\(HelpText.version)"
+///
+/// It lives in its own shared library (``transportGet``) so that the host links
+/// FoundationNetworking, and libcurl behind it, only when it makes a request.
+final class URLSessionNetworking: Sendable {
+    /// The deadline when the request names none; the host always names one.
+    static let defaultTimeout: Duration = .seconds(10)
 
     private let transfers: TransferDelegate
     private let session: URLSession
 
     /// Creates a transport with its own URLSession.
-    public init() {
+    init() {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpAdditionalHeaders = ["User-Agent": Self.userAgent]
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // The default, 6, would queue a 20-asset fetch behind itself; maxConcurrentRequests is the real bound.
         configuration.httpMaximumConnectionsPerHost = 64
@@ -34,7 +36,8 @@ public final class URLSessionNetworking: Networking {
 
     deinit { session.invalidateAndCancel() }
 
-    public func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse {
+    /// Performs one GET; see the host's `Networking` protocol for the contract.
+    func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host != nil else {
             throw ProviderError(.invalidRequest, "GET \(request.url): not an absolute http or https URL")
@@ -42,7 +45,7 @@ public final class URLSessionNetworking: Networking {
         if let unsafe = request.headers.first(where: { !$0.isSafe }) {
             throw ProviderError(.invalidRequest, "GET \(request.url): header \(JSONValue.quoted(unsafe.name)) contains a line break or is malformed")
         }
-        let timeout = request.timeout ?? ProviderPolicy().timeout
+        let timeout = request.timeout ?? Self.defaultTimeout
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = "GET"
         urlRequest.timeoutInterval = Self.seconds(timeout)

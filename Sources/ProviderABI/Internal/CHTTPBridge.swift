@@ -1,0 +1,135 @@
+import CProviderABI
+import Glibc
+
+/// One HTTP GET across the C boundary, both ways. Three places use it: a
+/// plugin calling the host's `http_get`, the host answering it, and the host
+/// calling its URLSession transport library (which is loaded on first use, so
+/// that a process needing no HTTP never maps FoundationNetworking).
+package enum CHTTPBridge {
+    /// The transport library's one export: `http_get` without a host context,
+    /// with the body cap the host's policy sets.
+    package typealias TransportGetFunction = @convention(c) (
+        _ request: UnsafePointer<ph_http_request>?, _ maxResponseBytes: UInt64,
+        _ completion: ph_http_completion?, _ context: UnsafeMutableRawPointer?) -> Void
+
+    /// The symbol the transport library exports a ``TransportGetFunction`` under.
+    package static let transportGetSymbol = "pricehost_transport_v1_get"
+
+    /// Lays `request` out as a `ph_http_request` for `start`, and waits for the
+    /// completion `start` is given to be called (exactly once, from any thread).
+    package static func perform(
+        _ request: HTTPRequest,
+        _ start: (UnsafePointer<ph_http_request>, ph_http_completion, UnsafeMutableRawPointer) -> Void
+    ) async throws -> HTTPResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            let box = Unmanaged.passRetained(ResponseBox(continuation))
+            let timeoutMilliseconds = request.timeout.map { duration -> UInt32 in
+                let (seconds, attoseconds) = duration.components
+                let milliseconds = max(0, seconds) * 1000 + attoseconds / 1_000_000_000_000_000
+                return UInt32(clamping: milliseconds)
+            } ?? 0
+            CHTTPHeaders.with(request.headers) { headers, count in
+                request.url.withCString { url in
+                    var cRequest = ph_http_request(struct_size: UInt32(MemoryLayout<ph_http_request>.size), url: url,
+                                                   headers: headers, header_count: count, timeout_ms: timeoutMilliseconds)
+                    start(&cRequest, responseCompletion, box.toOpaque())
+                }
+            }
+        }
+    }
+
+    /// The request a caller laid out in C, copied; or why it cannot be used.
+    package static func request(from request: UnsafePointer<ph_http_request>?) -> Result<HTTPRequest, ProviderError> {
+        guard let request, Int(request.pointee.struct_size) >= MemoryLayout<ph_http_request>.size,
+              let urlPointer = request.pointee.url else {
+            return .failure(ProviderError(.invalidRequest, "http_get called without a request or URL"))
+        }
+        let cRequest = request.pointee
+        var headers: [HTTPHeader] = []
+        if cRequest.header_count > 0 {
+            guard let list = cRequest.headers, cRequest.header_count <= 256 else {
+                return .failure(ProviderError(.invalidRequest, "http_get called with \(cRequest.header_count) headers but no usable list (at most 256)"))
+            }
+            for index in 0..<cRequest.header_count {
+                guard let name = list[index].name, let value = list[index].value else {
+                    return .failure(ProviderError(.invalidRequest, "http_get header \(index) has a NULL name or value"))
+                }
+                headers.append(HTTPHeader(String(cString: name), String(cString: value)))
+            }
+        }
+        let timeout: Duration? = cRequest.timeout_ms == 0 ? nil : .milliseconds(Int(cRequest.timeout_ms))
+        return .success(HTTPRequest(url: String(cString: urlPointer), headers: headers, timeout: timeout))
+    }
+}
+
+/// A caller's completion and its context, to be called exactly once.
+///
+/// `@unchecked Sendable` because the ABI makes it so: the completion may be
+/// called from any thread (pricehost_plugin.h).
+package struct CHTTPCompletion: @unchecked Sendable {
+    let function: ph_http_completion
+    let context: UnsafeMutableRawPointer?
+
+    /// Wraps a completion and its context.
+    package init(function: ph_http_completion, context: UnsafeMutableRawPointer?) {
+        self.function = function
+        self.context = context
+    }
+
+    /// Completes with `response`, laid out in C for the duration of the call.
+    package func succeed(_ response: HTTPResponse) {
+        CHTTPHeaders.with(response.headers) { headers, count in
+            response.body.withUnsafeBufferPointer { body in
+                var cResponse = ph_http_response(
+                    struct_size: UInt32(MemoryLayout<ph_http_response>.size), status: Int32(clamping: response.status),
+                    headers: headers, header_count: count, body: body.count == 0 ? nil : body.baseAddress, body_length: body.count)
+                function(context, &cResponse, nil)
+            }
+        }
+    }
+
+    /// Completes with `error` (code `unavailable` unless it is a ``ProviderError``).
+    package func fail(_ error: any Error) {
+        CError.with(error, defaultCode: .unavailable) { function(context, nil, $0) }
+    }
+}
+
+/// The continuation of one GET, kept alive across the boundary until it is completed.
+private final class ResponseBox: Sendable {
+    let continuation: CheckedContinuation<HTTPResponse, any Error>
+    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>) { self.continuation = continuation }
+}
+
+/// Called exactly once per GET, by whoever performs it.
+private let responseCompletion: ph_http_completion = { context, response, error in
+    guard let context else { return }
+    let box = Unmanaged<ResponseBox>.fromOpaque(context).takeRetainedValue()
+    if let response {
+        let value = response.pointee
+        var headers: [HTTPHeader] = []
+        if let list = value.headers {
+            for index in 0..<value.header_count {
+                let header = list[index]
+                guard let name = header.name, let headerValue = header.value else { continue }
+                headers.append(HTTPHeader(String(cString: name), String(cString: headerValue)))
+            }
+        }
+        let body = value.body.map { Array(UnsafeBufferPointer(start: $0, count: value.body_length)) } ?? []
+        box.continuation.resume(returning: HTTPResponse(status: Int(value.status), headers: headers, body: body))
+    } else {
+        let code = error?.pointee.code.map { String(cString: $0) } ?? ProviderError.Code.failed.rawValue
+        let message = error?.pointee.message.map { String(cString: $0) } ?? "the HTTP service failed without a message"
+        box.continuation.resume(throwing: ProviderError(ProviderError.Code(rawValue: code), message))
+    }
+}
+
+/// Lays out headers as a C array of `ph_http_header` for the duration of `body`.
+package enum CHTTPHeaders {
+    package static func with<Result>(_ headers: [HTTPHeader], _ body: (UnsafePointer<ph_http_header>?, Int) -> Result) -> Result {
+        guard !headers.isEmpty else { return body(nil, 0) }
+        let copies = headers.map { (strdup($0.name), strdup($0.value)) }
+        defer { for (name, value) in copies { free(name); free(value) } }
+        let array = copies.map { ph_http_header(name: UnsafePointer($0.0), value: UnsafePointer($0.1)) }
+        return array.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
+    }
+}
