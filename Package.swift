@@ -32,7 +32,9 @@ let package = Package(
         // The host: config, loader, adapters, services, commands; and its thin main.
         .target(name: "PriceHost", dependencies: ["Injection", "ProviderABI", "CProviderABI"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
-        .target(name: "URLSessionTransport", dependencies: ["ProviderABI", "CProviderABI", "Injection"]),
+        // The host's HTTP transport, split like the plugins: its code, and the C export.
+        .target(name: "URLSessionTransportLibrary", dependencies: ["ProviderABI", "CProviderABI", "Injection"]),
+        .target(name: "URLSessionTransport", dependencies: ["URLSessionTransportLibrary", "CProviderABI"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
         .target(name: "FileProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/FileProvider/Library"),
@@ -53,7 +55,7 @@ let package = Package(
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "URLSessionTransport"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "URLSessionTransportLibrary"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],
