@@ -3,7 +3,8 @@ import PriceHostTesting
 import Testing
 
 /// One broken plugin beside a good one: the broken one gets one line naming
-/// the file and the reason, and the good one still serves.
+/// the file and the reason, and the good one still serves. The broken one is
+/// listed first: a fetch stops loading once its providers are loaded.
 @Suite(.timeLimit(.minutes(2)))
 struct BrokenPluginTests {
     enum Broken: String, CaseIterable, CustomTestStringConvertible {
@@ -13,14 +14,18 @@ struct BrokenPluginTests {
 
         var testDescription: String { rawValue }
 
+        /// Where it goes in `plugins`: first, so that a fetch reaches it; a duplicate
+        /// must come after the plugin it duplicates, where a fetch never gets to it.
+        var index: Int { self == .duplicateProviderName ? 1 : 0 }
+
         /// Puts the broken plugin in place; returns the `plugins` entry and the exact stderr lines.
         func make(in directory: TemporaryDirectory) throws -> (reference: String, stderr: [String]) {
             switch self {
             case .missingFile:
                 let looked = [BuiltProducts.directory, URL(fileURLWithPath: BuiltProducts.directory + "/../lib/pricehost/plugins").standardized.path]
-                return ("libMissing.so", ["pricehost: warning: plugin libMissing.so: not found (from plugins[1]); looked in \(looked.joined(separator: ", "))"])
+                return ("libMissing.so", ["pricehost: warning: plugin libMissing.so: not found (from plugins[\(index)]); looked in \(looked.joined(separator: ", "))"])
             case .missingPath:
-                return ("./plugins/libGone.so", ["pricehost: warning: plugin \(directory.file("plugins/libGone.so")): file not found (from plugins[1])"])
+                return ("./plugins/libGone.so", ["pricehost: warning: plugin \(directory.file("plugins/libGone.so")): file not found (from plugins[\(index)])"])
             case .textFileNamedSo:
                 let path = try directory.write("this is not a library\n", to: "libText.so")
                 return (path, ["pricehost: warning: plugin \(path): not an ELF shared library (the file does not start with the ELF magic number)"])
@@ -79,11 +84,14 @@ struct BrokenPluginTests {
         let sandbox = try Sandbox(config: "{}", files: ["prices.json": samplePrices])
         defer { sandbox.remove() }
         let (reference, stderr) = try broken.make(in: sandbox.directory)
-        try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so", reference]), to: "plugins.json")
+        var plugins = ["libFileProvider.so"]
+        plugins.insert(reference, at: broken.index)
+        try sandbox.directory.write(configJSON(plugins: plugins), to: "plugins.json")
 
         let result = try sandbox.run(["fetch", "--asset", "BTC"])
+        let fetchSees = broken == .duplicateProviderName ? [] : stderr
         #expect(result == CommandResult(status: 0, standardOutput: "BTC-USD  91234.56  file  2026-11-20T12:00:00Z\n",
-                                        standardError: stderr.map { $0 + "\n" }.joined()))
+                                        standardError: fetchSees.map { $0 + "\n" }.joined()))
 
         let check = try sandbox.run(["check"])
         #expect(check.status == 3, "\(check)")
@@ -113,11 +121,41 @@ struct BrokenPluginTests {
         try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so"], extra: ",\n  \"pluginDirectories\": [\"plugins.d\", \"missing.d\"]"),
                                     to: "plugins.json")
         let result = try sandbox.run(["fetch", "--provider", "ctest", "--asset", "BTC", "--format", "csv"])
+        // The fetch found ctest in plugins.d and never got to missing.d; providers reads them all.
         #expect(result == CommandResult(status: 0, standardOutput: """
             asset,currency,amount,provider,timestamp
             BTC,USD,100.25,ctest,2025-11-20T12:00:00Z
 
-            """, standardError: "pricehost: warning: plugin \(sandbox.directory.file("missing.d")): plugin directory cannot be read (does it exist?)\n"))
+            """, standardError: ""))
+        let providers = try sandbox.run(["providers"])
+        #expect(providers.status == 0, "\(providers)")
+        #expect(providers.standardOutput.contains("fetchers: ctest"), "\(providers)")
+        #expect(providers.outputLines.contains("failed: plugin \(sandbox.directory.file("missing.d")): plugin directory cannot be read (does it exist?)"), "\(providers)")
+    }
+
+    /// A fetch loads plugins in order until its providers are loaded: what comes
+    /// after is neither loaded nor looked up. `providers` and `check` see it all.
+    @Test func fetchLoadsNoPluginAfterItsProvidersAreLoaded() throws {
+        let sandbox = try Sandbox(config: "{}", files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let text = try sandbox.directory.write("not a library", to: "libText.so")
+        try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so", text, "libMissing.so"], extra: ",\n  \"pluginDirectories\": [\"missing.d\"]"),
+                                    to: "plugins.json")
+        let fetch = try sandbox.run(["fetch", "--asset", "BTC"])
+        #expect(fetch == CommandResult(status: 0, standardOutput: "BTC-USD  91234.56  file  2026-11-20T12:00:00Z\n", standardError: ""))
+
+        // A provider that is not loaded yet: the fetch walks on, and reports what it passes.
+        let ctest = try sandbox.run(["fetch", "--provider", "ctest", "--asset", "BTC"])
+        #expect(ctest.status == 2, "\(ctest)")
+        #expect(ctest.standardError.split(separator: "\n").count == 4, "\(ctest)")
+        #expect(ctest.standardError.contains("plugin \(text): not an ELF shared library"), "\(ctest)")
+        #expect(ctest.standardError.contains("plugin libMissing.so: not found (from plugins[2])"), "\(ctest)")
+        #expect(ctest.standardError.contains("missing.d"), "\(ctest)")
+        #expect(ctest.standardError.hasSuffix("pricehost: error: unknown provider 'ctest' (from --provider); loaded providers: file\n"), "\(ctest)")
+
+        let providers = try sandbox.run(["providers"])
+        #expect(providers.status == 0, "\(providers)")
+        #expect(providers.outputLines.filter { $0.hasPrefix("failed: ") }.count == 3, "\(providers)")
     }
 
     @Test func providerOfAPluginThatFailedIsAPluginErrorNamingIt() throws {

@@ -81,7 +81,11 @@ public struct PriceHostApp: Sendable {
         default:
             break
         }
-        let report = loader.loadAll(config: config)
+        // A fetch loads plugins only until the providers it routes to are loaded;
+        // watch loads them all, as it keeps serving whatever appears.
+        let needed = invocation.command == .fetch
+            ? QuoteService.providersNeeded(for: invocation.assets, explicitProviders: invocation.providers, config: config) : nil
+        let report = loader.load(config: config, until: needed)
         CompositionRoot.registerPlugins(report, into: container)
         switch invocation.command {
         case .watch:

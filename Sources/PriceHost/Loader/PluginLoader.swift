@@ -70,56 +70,99 @@ public struct PluginLoader: Sendable {
     public func candidates(config: Config) -> (files: [Candidate], failures: [PluginFailure]) {
         var files: [Candidate] = []
         var failures: [PluginFailure] = []
-        for reference in config.plugins {
-            let pin = reference.sha256.map { ($0, "\(reference.keyPath).sha256") }
-            if reference.isPath {
-                let path = config.absolutePath(reference.reference)
-                guard FileManager.default.fileExists(atPath: path) else {
-                    failures.append(PluginFailure(path: path, reason: "file not found (from \(reference.keyPath))"))
-                    continue
-                }
-                files.append(Candidate(path: path, pin: pin))
-            } else if let path = searchPath.find(reference.reference, exists: FileManager.default.fileExists(atPath:)) {
-                files.append(Candidate(path: path, pin: pin))
-            } else {
-                failures.append(PluginFailure(
-                    path: reference.reference,
-                    reason: "not found (from \(reference.keyPath)); looked in \(searchPath.directories.joined(separator: ", "))"))
+        forEachCandidate(config: config) { found in
+            switch found {
+            case .success(let candidate): files.append(candidate)
+            case .failure(let failure): failures.append(failure)
             }
-        }
-        for directory in config.pluginDirectories {
-            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-                failures.append(PluginFailure(path: directory, reason: "plugin directory cannot be read (does it exist?)"))
-                continue
-            }
-            for entry in entries.sorted() where entry.hasSuffix(".so") {
-                files.append(Candidate(path: directory + "/" + entry, pin: nil))
-            }
+            return true
         }
         return (files, failures)
     }
 
+    /// Finds the files `config` names one at a time, in load order, as long as
+    /// `body` returns `true`: a name is looked up, and a directory listed, only
+    /// when the walk gets to it.
+    private func forEachCandidate(config: Config, _ body: (Result<Candidate, PluginFailure>) -> Bool) {
+        for reference in config.plugins {
+            let pin = reference.sha256.map { ($0, "\(reference.keyPath).sha256") }
+            let found: Result<Candidate, PluginFailure>
+            if reference.isPath {
+                let path = config.absolutePath(reference.reference)
+                found = access(path, F_OK) == 0
+                    ? .success(Candidate(path: path, pin: pin))
+                    : .failure(PluginFailure(path: path, reason: "file not found (from \(reference.keyPath))"))
+            } else if let path = searchPath.find(reference.reference, exists: { access($0, F_OK) == 0 }) {
+                found = .success(Candidate(path: path, pin: pin))
+            } else {
+                found = .failure(PluginFailure(
+                    path: reference.reference,
+                    reason: "not found (from \(reference.keyPath)); looked in \(searchPath.directories.joined(separator: ", "))"))
+            }
+            guard body(found) else { return }
+        }
+        for directory in config.pluginDirectories {
+            guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+                guard body(.failure(PluginFailure(path: directory, reason: "plugin directory cannot be read (does it exist?)"))) else { return }
+                continue
+            }
+            for entry in entries.sorted() where entry.hasSuffix(".so") {
+                guard body(.success(Candidate(path: directory + "/" + entry, pin: nil))) else { return }
+            }
+        }
+    }
+
     /// Loads every plugin `config` names.
     public func loadAll(config: Config) -> PluginLoadReport {
-        let (files, failures) = candidates(config: config)
-        var report = load(files, config: config)
-        report.failures = failures + report.failures
-        return report
+        load(config: config, until: nil)
+    }
+
+    /// Loads the plugins `config` names, in order, until every provider in
+    /// `needed` is loaded; all of them when `needed` is `nil` or cannot be
+    /// satisfied. A fetch of one provider thus loads (and finds) no more
+    /// plugins than it must, but then neither reports the plugins it did not
+    /// reach, broken or duplicate; `providers` and `check` see them all.
+    public func load(config: Config, until needed: Set<String>?) -> PluginLoadReport {
+        var run = LoadRun(loader: self, config: config)
+        forEachCandidate(config: config) { found in
+            switch found {
+            case .success(let candidate): run.load(candidate)
+            case .failure(let failure): run.report.failures.append(failure)
+            }
+            guard let needed else { return true }
+            return !needed.allSatisfy { run.report.plugin(named: $0) != nil }
+        }
+        return run.report
     }
 
     /// Loads `files` with `config`'s settings.
     public func load(_ files: [Candidate], config: Config) -> PluginLoadReport {
+        var run = LoadRun(loader: self, config: config)
+        for candidate in files { run.load(candidate) }
+        return run.report
+    }
+
+    /// One pass of loading: the report so far, and what it has seen.
+    private struct LoadRun {
+        let loader: PluginLoader
+        let config: Config
+        let settings: [String: String]
         var report = PluginLoadReport()
         var seenFiles = Set<LibraryCache.FileKey>()
         var providerFiles: [String: String] = [:]
-        let settings = config.providerSettings.mapValues(\.serialized)
 
-        for candidate in files {
-            let path = realPath(candidate.path) ?? candidate.path
+        init(loader: PluginLoader, config: Config) {
+            self.loader = loader
+            self.config = config
+            settings = config.providerSettings.mapValues(\.serialized)
+        }
+
+        mutating func load(_ candidate: Candidate) {
+            let path = loader.realPath(candidate.path) ?? candidate.path
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 report.failures.append(PluginFailure(path: path, reason: "cannot open: \(String(cString: strerror(errno)))"))
-                continue
+                return
             }
             // Once dlopen has seen a descriptor it stays open for the life of the
             // process: dlopen knows the library as /proc/self/fd/N, and glibc would
@@ -129,15 +172,15 @@ public struct PluginLoader: Sendable {
             var info = stat()
             guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
                 report.failures.append(PluginFailure(path: path, reason: "not a regular file"))
-                continue
+                return
             }
             // By device and inode, as dlopen itself tells libraries apart: a second
             // path to the same file (a hard link) is the same library, loaded once.
             let key = LibraryCache.FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-            guard seenFiles.insert(key).inserted else { continue }
+            guard seenFiles.insert(key).inserted else { return }
             let result = LibraryCache.shared.load(key) {
-                loadLibrary(at: path, file: descriptor, info: info, pin: candidate.pin, settings: settings,
-                            configDirectory: config.directory, opened: &keepOpen)
+                loader.loadLibrary(at: path, file: descriptor, info: info, pin: candidate.pin, settings: settings,
+                                   configDirectory: config.directory, opened: &keepOpen)
             }
             switch result {
             case .success(let plugin):
@@ -153,16 +196,15 @@ public struct PluginLoader: Sendable {
                 report.failures.append(failure)
             }
         }
-        return report
     }
 
-    private func realPath(_ path: String) -> String? {
+    fileprivate func realPath(_ path: String) -> String? {
         guard let resolved = Glibc.realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }
 
-    private func loadLibrary(at path: String, file: Int32, info: stat, pin: (sha256: String, keyPath: String)?,
+    fileprivate func loadLibrary(at path: String, file: Int32, info: stat, pin: (sha256: String, keyPath: String)?,
                              settings: [String: String], configDirectory: String,
                              opened: inout Bool) -> Result<LoadedPlugin, PluginFailure> {
         func fail(_ reason: String) -> Result<LoadedPlugin, PluginFailure> {

@@ -14,4 +14,14 @@ public protocol Networking: Sendable {
     /// - Throws: ``ProviderError`` with code `timeout`, `unavailable`,
     ///   `response_too_large` or `invalid_request`.
     func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse
+
+    /// Gets ready for the first request (loads what it needs), so that the time
+    /// this takes is not spent between drawing from a request budget and sending.
+    /// - Throws: ``ProviderError`` when the transport cannot work at all.
+    func prepare() throws
+}
+
+extension Networking {
+    /// Nothing to get ready.
+    public func prepare() throws {}
 }

@@ -28,6 +28,7 @@ public struct ProviderHTTPClient: HTTPClient {
     public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         request.timeout = min(request.timeout ?? policy.timeout, policy.timeout)
+        try transport.prepare()
         var attempt = 1
         while true {
             let delay: Duration

@@ -49,6 +49,11 @@ public final class TransportLibrary: Networking {
         return [executableDirectory, FilePath.directory(of: executableDirectory) + "/lib/pricehost"]
     }
 
+    /// Loads the library, once; a failure is kept and repeated.
+    public func prepare() throws {
+        _ = try load()
+    }
+
     public func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse {
         let get = try load().get
         var request = request

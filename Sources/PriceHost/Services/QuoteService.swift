@@ -60,14 +60,11 @@ public struct QuoteService: Sendable {
             }
             providers = explicitProviders
         } else {
-            let key: String
-            if let fromAsset = config.assets[asset]?.providerOrder {
-                (providers, key) = (fromAsset, config.assets[asset]?.providers != nil ? "assets.\(asset).providers" : "assets.\(asset).provider")
-            } else if let fromDefaults = config.defaults.provider {
-                (providers, key) = ([fromDefaults], "defaults.provider")
-            } else {
+            guard let configured = Self.configuredProviders(for: asset, config: config) else {
                 throw UsageError("no provider for \(asset): pass --provider NAME, or set defaults.provider or assets.\(asset).provider in \(config.path)")
             }
+            let key: String
+            (providers, key) = configured
             for provider in providers {
                 try requireNotFailed(provider)
                 guard report.plugin(named: provider) != nil else {
@@ -80,6 +77,27 @@ public struct QuoteService: Sendable {
             let dedicated = "\(provider)/\(asset)"
             return Route.Choice(provider: provider, fetcherName: names.contains(dedicated) ? dedicated : names.contains(provider) ? provider : nil)
         })
+    }
+
+    /// Every provider that routing `assets` can involve, so that a fetch loads
+    /// only the plugins it needs; `nil` when an asset has no provider at all
+    /// (routing will say so, after every plugin has been loaded).
+    public static func providersNeeded(for assets: [String], explicitProviders: [String]?, config: Config) -> Set<String>? {
+        if let explicitProviders, !explicitProviders.isEmpty { return Set(explicitProviders) }
+        var needed = Set<String>()
+        for asset in assets {
+            guard let (providers, _) = configuredProviders(for: asset, config: config) else { return nil }
+            needed.formUnion(providers)
+        }
+        return needed
+    }
+
+    /// The providers the config names for `asset`, and the key that names them.
+    private static func configuredProviders(for asset: String, config: Config) -> (providers: [String], key: String)? {
+        if let fromAsset = config.assets[asset]?.providerOrder {
+            return (fromAsset, config.assets[asset]?.providers != nil ? "assets.\(asset).providers" : "assets.\(asset).provider")
+        }
+        return config.defaults.provider.map { ([$0], "defaults.provider") }
     }
 
     /// Fetches each route's quote concurrently, at most `maxConcurrentRequests`
