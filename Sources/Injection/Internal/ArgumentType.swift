@@ -2,11 +2,14 @@
 /// at resolve time and as a name for the error message.
 struct ArgumentType: Sendable, Equatable {
     let id: ObjectIdentifier
-    let name: String
+    private let makeName: @Sendable () -> String
+
+    /// The type's name: built on demand, as it is only needed for an error message.
+    var name: String { makeName() }
 
     init<Argument>(_ type: Argument.Type) {
         id = ObjectIdentifier(type)
-        name = typeName(type)
+        makeName = { typeName(Argument.self) }
     }
 
     static func == (lhs: ArgumentType, rhs: ArgumentType) -> Bool {

@@ -6,9 +6,14 @@ import Synchronization
 /// The table stores entries as `any ServiceEntry`; an entry stored under the key of type `S`
 /// is always an `Entry<S>`, which is what makes the downcast in ``Container`` safe.
 final class Entry<Service>: ServiceEntry {
-    /// "PriceFetcher named 'file'", for messages.
-    let displayName: String
-    let pathName: String
+    /// The name it was registered under.
+    let name: String?
+    /// "PriceFetcher named 'file'", for messages. Computed, not stored: naming a type
+    /// costs a scan of every protocol conformance in the process the first time, and
+    /// start-up registers services whose names are only needed when something fails.
+    var displayName: String { registrationName(typeName: typeName(Service.self), name: name) }
+    /// "PriceFetcher(named 'file')", for dependency paths.
+    var pathName: String { Injection.pathName(typeName: typeName(Service.self), name: name) }
     let scope: Scope
     /// `nil` when the factory takes no argument.
     let argument: ArgumentType?
@@ -35,9 +40,7 @@ final class Entry<Service>: ServiceEntry {
         make: (@Sendable (Resolution, Container?, Any?) throws -> Service)? = nil
     ) {
         precondition((factory == nil) != (make == nil), "an entry has exactly one way to make its service")
-        let type = typeName(Service.self)
-        displayName = registrationName(typeName: type, name: name)
-        pathName = Injection.pathName(typeName: type, name: name)
+        self.name = name
         self.scope = scope
         self.argument = argument
         self.cache = cache
