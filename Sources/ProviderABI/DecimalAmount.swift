@@ -29,7 +29,9 @@ public enum DecimalAmount {
         let significant = digits.drop { $0 == UInt8(ascii: "0") }
         let trimmed = significant.reversed().drop { $0 == UInt8(ascii: "0") }
         guard trimmed.count <= maximumSignificantDigits else { return nil }
-        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+        // No locale: with none, '.' is the separator. Making a Locale costs over a
+        // millisecond the first time (ICU), in every process that parses a price.
+        return Decimal(string: text)
     }
 
     /// The canonical text of `amount`: plain notation, '.' as separator, no exponent.

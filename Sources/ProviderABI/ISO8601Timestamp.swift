@@ -30,9 +30,42 @@ public enum ISO8601Timestamp {
             milliseconds += 1000
             seconds -= 1
         }
-        let whole = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(Date.ISO8601FormatStyle())
-        guard milliseconds != 0 else { return whole }
-        let digits = String(milliseconds)
-        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        // By arithmetic, not Date.ISO8601FormatStyle, whose calendar and time zone
+        // cost more than half a millisecond to set up in every process that prints a
+        // quote. Before 1583 Foundation's calendar is Julian, and the parser is
+        // Foundation's: there the formatter is too, so that both agree.
+        guard seconds >= gregorianSince else {
+            let whole = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(Date.ISO8601FormatStyle())
+            return milliseconds == 0 ? whole : whole.dropLast() + "." + padded(milliseconds, 3) + "Z"
+        }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilDate(daysSince1970: days)
+        var text = padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
+            + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
+        if milliseconds != 0 { text += "." + padded(milliseconds, 3) }
+        return text + "Z"
+    }
+
+    /// 1583-01-01T00:00:00Z: from here on every calendar is the Gregorian one.
+    static let gregorianSince: Int64 = -12_212_553_600
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard
+    /// Hinnant's `civil_from_days`).
+    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func padded(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

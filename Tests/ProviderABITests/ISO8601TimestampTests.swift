@@ -56,4 +56,31 @@ struct ISO8601TimestampTests {
             #expect(ISO8601Timestamp.parse(ISO8601Timestamp.format(date)) == date)
         }
     }
+
+    /// The arithmetic formatter against Foundation's, on seeded random seconds
+    /// over the whole valid range and on the edges where calendars go wrong.
+    @Test func formatAgreesWithFoundationFromYear1To9999() {
+        let lower = Int64(ISO8601Timestamp.validRange.lowerBound.timeIntervalSince1970)
+        let upper = Int64(ISO8601Timestamp.validRange.upperBound.timeIntervalSince1970.rounded(.down))
+        var generator = SplitMix64(seed: 0x1507_2026)
+        var seconds: [Int64] = [lower, upper, 0, -1, 86_399, 86_400, 951_782_400, 951_868_799, 4_107_542_400, -2_208_988_800, -62_162_035_200 + 86_400 * 366]
+        for _ in 0..<20_000 { seconds.append(lower + Int64(generator.next() % UInt64(upper - lower + 1))) }
+        for second in seconds where second >= lower && second <= upper {
+            let date = Date(timeIntervalSince1970: TimeInterval(second))
+            #expect(ISO8601Timestamp.format(date) == date.formatted(Date.ISO8601FormatStyle()), "at \(second)")
+        }
+    }
+}
+
+/// A small seeded generator, so a failure can be replayed.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Finds `plugins.json`: `--config PATH`, else `$PRICEHOST_CONFIG`, else
 /// `./plugins.json`, else `~/.config/pricehost/plugins.json`, else
@@ -44,25 +45,33 @@ public struct ConfigLocator: Sendable {
         let list = candidates
         let explicit = explicitPath != nil || list.count == 1
         for (path, source) in list {
-            guard FileManager.default.fileExists(atPath: path) else {
-                if explicit { throw ConfigError(path: path, reason: "config file (from \(source)) does not exist") }
-                continue
+            // Glibc, not FileManager: its attributes look up the owner's user and
+            // group names through NSS, a measurable part of a cold start.
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                if errno == ENOENT, !explicit { continue }
+                if errno == ENOENT { throw ConfigError(path: path, reason: "config file (from \(source)) does not exist") }
+                throw ConfigError(path: path, reason: "config file cannot be read: \(String(cString: strerror(errno)))")
             }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                throw ConfigError(path: path, reason: "is a directory, not a config file")
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw ConfigError(path: path, reason: "is a directory, not a config file")
+            default: throw ConfigError(path: path, reason: "is not a regular file")
             }
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                  attributes[.type] as? FileAttributeType == .typeRegular else {
-                throw ConfigError(path: path, reason: "is not a regular file")
-            }
-            guard (attributes[.size] as? NSNumber)?.intValue ?? 0 <= Self.maximumSize else {
+            guard info.st_size <= Self.maximumSize else {
                 throw ConfigError(path: path, reason: "is larger than \(Self.maximumSize) bytes; that is no config file")
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            let file = open(path, O_RDONLY | O_CLOEXEC)
+            guard file >= 0 else {
                 throw ConfigError(path: path, reason: "config file cannot be read (check its permissions)")
             }
-            return try ConfigParser.parse(Array(data), path: path, environment: environment)
+            defer { close(file) }
+            // One byte more than stat said, to see a file that grew past the limit since.
+            let bytes = FileDescriptorReader.read(file, upTo: min(Int(info.st_size), Self.maximumSize) + 1)
+            guard bytes.count <= Self.maximumSize else {
+                throw ConfigError(path: path, reason: "is larger than \(Self.maximumSize) bytes; that is no config file")
+            }
+            return try ConfigParser.parse(bytes, path: path, environment: environment)
         }
         let looked = list.map(\.path).joined(separator: ", ")
         throw ConfigError(path: nil, reason: "no config file found (looked for \(looked)); pass --config PATH or set PRICEHOST_CONFIG")
