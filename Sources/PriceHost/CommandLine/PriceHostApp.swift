@@ -59,7 +59,9 @@ public struct PriceHostApp: Sendable {
                                                       allowInsecureFiles: invocation.allowInsecurePlugins)
         var options = PluginLoader.Options()
         options.allowInsecure = invocation.allowInsecurePlugins
-        options.computeHashes = invocation.command != .fetch && invocation.command != .watch
+        // Hashes are printed by `providers --format json` and `check`; the text listing has no use for them.
+        options.computeHashes = invocation.command == .check || invocation.command == .probe
+            || (invocation.command == .providers && invocation.format == .json)
         if invocation.command == .probe {
             options.fetchTimeout = ProbeCommand.fetchTimeout
             if invocation.badSettings { options.settingsOverride = ProbeCommand.badSettings }

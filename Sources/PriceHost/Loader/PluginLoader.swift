@@ -22,7 +22,7 @@ public struct PluginLoader: Sendable {
     public struct Options: Sendable {
         /// Load plugins that others could replace, with a warning (`--allow-insecure-plugins`).
         public var allowInsecure = false
-        /// Compute every plugin's SHA-256, not only the pinned ones' (for `providers` and `check`).
+        /// Compute every plugin's SHA-256, not only the pinned ones' (for `providers --format json` and `check`).
         public var computeHashes = false
         /// Settings JSON handed to every plugin instead of the config's (the conformance check's bad settings).
         public var settingsOverride: String?
