@@ -21,7 +21,7 @@ enum FileDescriptorReader {
                 return nil
             }
             if read == 0 { return hash.finalizeHex() }
-            hash.update(Array(buffer.prefix(read)))
+            buffer.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[..<read])) }
             offset += off_t(read)
         }
     }

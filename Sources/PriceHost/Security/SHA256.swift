@@ -29,21 +29,28 @@ public struct SHA256: Sendable {
 
     /// Adds `bytes` to the message.
     public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// Adds `bytes` to the message.
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         length &+= UInt64(bytes.count)
-        var input = bytes[...]
+        var offset = 0
         if !buffer.isEmpty {
-            let take = min(64 - buffer.count, input.count)
-            buffer += input.prefix(take)
-            input = input.dropFirst(take)
+            offset = min(64 - buffer.count, bytes.count)
+            buffer += UnsafeRawBufferPointer(rebasing: bytes[..<offset])
             guard buffer.count == 64 else { return }
-            compress(buffer[...])
+            let block = buffer
+            block.withUnsafeBytes { compressBlocks($0, count: 1) }
             buffer.removeAll(keepingCapacity: true)
         }
-        while input.count >= 64 {
-            compress(input.prefix(64))
-            input = input.dropFirst(64)
+        let whole = (bytes.count - offset) / 64
+        if whole > 0 {
+            compressBlocks(UnsafeRawBufferPointer(start: base + offset, count: whole * 64), count: whole)
+            offset += whole * 64
         }
-        buffer += input
+        buffer += UnsafeRawBufferPointer(rebasing: bytes[offset...])
     }
 
     /// The digest, as 64 lower-case hex digits.
@@ -62,32 +69,48 @@ public struct SHA256: Sendable {
         }.joined()
     }
 
-    private mutating func compress(_ block: ArraySlice<UInt8>) {
-        var w = [UInt32](repeating: 0, count: 64)
-        let start = block.startIndex
-        for i in 0..<16 {
-            w[i] = UInt32(block[start + 4 * i]) << 24 | UInt32(block[start + 4 * i + 1]) << 16
-                | UInt32(block[start + 4 * i + 2]) << 8 | UInt32(block[start + 4 * i + 3])
+    /// Compresses `count` 64-byte blocks. Pointers and one scratch schedule,
+    /// not arrays: an array per block made hashing a plugin the slowest step
+    /// of loading it.
+    private mutating func compressBlocks(_ blocks: UnsafeRawBufferPointer, count: Int) {
+        guard let base = blocks.baseAddress else { return }
+        // The state in a local for the loop: `self` inside the closures would be
+        // an access checked at run time on every round.
+        var current = state
+        Self.k.withUnsafeBufferPointer { constants in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                // Plain pointers: a buffer pointer's subscript is bounds-checked even in -O.
+                guard let k = constants.baseAddress, let w = schedule.baseAddress else { return }
+                for blockIndex in 0..<count {
+                    let block = base + blockIndex &* 64
+                    for i in 0..<16 {
+                        w[i] = block.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self).bigEndian
+                    }
+                    for i in 16..<64 {
+                        let s0 = rotate(w[i &- 15], 7) ^ rotate(w[i &- 15], 18) ^ (w[i &- 15] &>> 3)
+                        let s1 = rotate(w[i &- 2], 17) ^ rotate(w[i &- 2], 19) ^ (w[i &- 2] &>> 10)
+                        w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+                    }
+                    var (a, b, c, d, e, f, g, h) = current
+                    for i in 0..<64 {
+                        let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = s0 &+ majority
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                    }
+                    current = (current.0 &+ a, current.1 &+ b, current.2 &+ c, current.3 &+ d,
+                               current.4 &+ e, current.5 &+ f, current.6 &+ g, current.7 &+ h)
+                }
+            }
         }
-        for i in 16..<64 {
-            let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = state
-        for i in 0..<64 {
-            let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
-            let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+        state = current
     }
+}
 
-    private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        value >> count | value << (32 - count)
-    }
+@inline(__always)
+private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
+    (value &>> count) | (value &<< (32 &- count))
 }
