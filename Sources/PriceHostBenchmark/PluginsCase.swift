@@ -38,7 +38,7 @@ enum PluginsCase {
         Report.section("plugins: cold `pricehost providers` with generated C plugins (\(context.runs) runs, interleaved)")
         var rows = zip(counts, timings).map { count, timing in
             var row = Row.timed(timing.label, timing.milliseconds)
-            if count > 0 { row.ratio = "+" + Report.milliseconds(timing.milliseconds.median - base) }
+            if count > 0 { row.ratio = Report.signedMilliseconds(timing.milliseconds.median - base) }
             return row
         }
         rows.append(Row(what: "cost per added plugin, (t100 - t1) / 99", median: String(format: "%.3f ms", perPlugin),
@@ -55,7 +55,8 @@ enum PluginsCase {
         }
         rows.append(linearity)
         Report.table(rows, ratioHeading: "vs 0")
-        Report.note(String(format: "slopes: 1->10 %.3f ms per plugin, 10->100 %.3f ms per plugin; 0->1 %.2f ms (the first plugin also", slopeLow, slopeHigh, one - base))
+        Report.note(String(format: "slopes: 1->10 %.3f ms per plugin, 10->100 %.3f ms per plugin; ", slopeLow, slopeHigh)
+                    + "0->1 \(Report.signedMilliseconds(one - base)) (the first plugin also")
         Report.note("  pays for the loader's first dlopen). The 1->10 slope rests on a difference of ~9 plugins' cost,")
         Report.note("  within the run-to-run noise of a whole process, so the linearity figure is only a rough check.")
         Report.note("each plugin: one C file, cc -shared -fPIC -O2, absolute paths in \"plugins\"")

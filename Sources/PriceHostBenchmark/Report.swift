@@ -104,6 +104,11 @@ enum Report {
         return String(format: "%.\(digits)f", value) + (unit ? " ms" : "")
     }
 
+    /// `+3.19 ms` or `-0.42 ms`: a difference between two medians.
+    static func signedMilliseconds(_ value: Double) -> String {
+        (value < 0 ? "-" : "+") + milliseconds(abs(value))
+    }
+
     static func ratio(_ value: Double) -> String {
         String(format: "%.2fx", value)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The first lines of the report: when, on what, with how many runs.
@@ -39,10 +40,6 @@ enum RunHeader {
     private static func loadAverage() -> String {
         var loads = [Double](repeating: 0, count: 3)
         guard getloadavg(&loads, 3) == 3 else { return "?" }
-        return loads.map { String(Int(($0 * 100).rounded()) / 100) + "." + twoDigits(Int(($0 * 100).rounded()) % 100) }.joined(separator: " ")
-    }
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : String(value)
+        return loads.map { String(format: "%.2f", $0) }.joined(separator: " ")
     }
 }
