@@ -1,0 +1,12 @@
+/// A config that loads only the Coinbase plugin (by absolute path, from the bin
+/// directory) and points it at a loopback server.
+enum CoinbaseConfig {
+    static func text(plugin: String, baseURL: String) -> String {
+        """
+        {"plugins": [\(JSONText.string(plugin))],
+         "providers": {"coinbase": {"baseURL": \(JSONText.string(baseURL)), "maxConcurrentRequests": 20}},
+         "defaults": {"provider": "coinbase"}}
+
+        """
+    }
+}

@@ -1,0 +1,118 @@
+import Glibc
+
+/// Case 6: peak resident memory (ru_maxrss) of the startup case's fetch, and of
+/// `pricehost watch` over 100, 1000 (and 2000) ticks: a watch that keeps
+/// something per tick grows with the ticks.
+enum MemoryCase {
+    /// `watch --interval` takes whole seconds from 1 (Sources/PriceHost/CommandLine/Invocation.swift),
+    /// and each tick sleeps the interval ±10% (WatchCommand.swift): N ticks take about N seconds.
+    static let intervalSeconds = 1
+    /// Copies of each watch run side by side: the median of three, for no more wall time.
+    static let copies = 3
+    /// Growth from 100 to 1000 ticks still called flat.
+    static let flatKilobytes = 512.0
+
+    static func run(_ context: BenchmarkContext) throws -> [TargetOutcome] {
+        let locations = context.locations
+        let floor = TimedCommand(label: "hello-foundation (the floor)", command: Command(locations.helloFoundation))
+        let fetch = TimedCommand(label: "pricehost fetch --provider file --asset BTC", command: context.fileFetch)
+        Report.progress("memory: \(context.runs) interleaved runs of fetch and hello-foundation")
+        _ = try Timing.warmUp(floor.command, scratch: context.scratch)
+        _ = try context.warmUpFetchOfBTC(fetch.command)
+        let timings = try Timing.interleaved([floor, fetch], runs: context.runs)
+
+        let tickCounts = context.options.quick ? [100, 1000] : [100, 1000, 2000]
+        let watches = try runWatches(tickCounts, context)
+
+        Report.section("memory: peak resident set size, ru_maxrss (fetch: \(context.runs) runs; watch: \(copies) side by side)")
+        Report.note("watch takes --interval \(intervalSeconds) at the least (whole seconds), so N ticks take about N s: 1000 ticks")
+        Report.note("take ~17 min, far over the ~30 s hoped for. Used: --interval \(intervalSeconds), all watch runs at once.")
+        var rows = timings.map { timing in
+            Row(what: timing.label, median: Report.kilobytes(timing.maxResidentKilobytes.median),
+                spread: range(timing.maxResidentKilobytes))
+        }
+        for (ticks, samples) in zip(tickCounts, watches.kilobytes) {
+            rows.append(Row(what: "pricehost watch --ticks \(ticks)", median: Report.kilobytes(samples.median), spread: range(samples)))
+        }
+        let (baseTicks, base) = (tickCounts[0], watches.kilobytes[0].median)
+        var outcome: TargetOutcome?
+        for (ticks, samples) in zip(tickCounts, watches.kilobytes).dropFirst() {
+            let growth = samples.median - base
+            var row = Row(what: "growth, \(baseTicks) -> \(ticks) ticks", median: Report.signedKilobytes(growth))
+            if ticks == 1000 {
+                row.target = "<= +\(Int(flatKilobytes)) KiB"
+                row.verdict = growth <= flatKilobytes ? "flat" : "MISSED (grows)"
+                outcome = TargetOutcome(name: "memory: watch growth, 100 -> 1000 ticks", figure: Report.signedKilobytes(growth),
+                                        target: "<= +\(Int(flatKilobytes)) KiB", met: growth <= flatKilobytes)
+            }
+            rows.append(row)
+        }
+        Report.table(rows, spreadHeading: "min-max")
+        Report.note("watch: \(watchCommand(ticks: tickCounts[0], context)) (and the other tick counts)")
+        Report.note("wall time of the watch runs: " + zip(tickCounts, watches.seconds).map { "\($0) ticks \(Int($1.rounded())) s" }.joined(separator: ", "))
+        return outcome.map { [$0] } ?? []
+    }
+
+    private static func watchCommand(ticks: Int, _ context: BenchmarkContext) -> Command {
+        Command(context.locations.pricehost, ["watch", "--provider", "file", "--asset", "BTC", "--interval", String(intervalSeconds),
+                                              "--ticks", String(ticks), "--config", context.locations.pluginsConfig])
+    }
+
+    private static func range(_ samples: Samples) -> String {
+        "\(Report.kilobytes(samples.sorted[0]).dropLast(4))-\(Report.kilobytes(samples.sorted[samples.count - 1]))"
+    }
+
+    /// Runs `copies` of the watch for each tick count, all at once (they sleep
+    /// nearly all the time), and checks each printed one quote per tick.
+    /// - Returns: per tick count, the peak RSS of its copies and the longest wall time in seconds.
+    private static func runWatches(_ tickCounts: [Int], _ context: BenchmarkContext) throws -> (kilobytes: [Samples], seconds: [Double]) {
+        let oneTick = watchCommand(ticks: 1, context)
+        let warmUp = try Timing.warmUp(oneTick, scratch: context.scratch)
+        guard warmUp.lines.count == 1, warmUp.lines[0].contains(#""amount""#) else {
+            throw Timing.failure("the warm-up run of this command did not print one quote", oneTick, warmUp)
+        }
+        let longest = tickCounts.max() ?? 0
+        Report.progress("memory: \(copies) copies each of watch for \(tickCounts.map(String.init).joined(separator: ", ")) ticks at "
+                        + "--interval \(intervalSeconds), side by side: about \(longest / 60 + 1) min (nothing else runs meanwhile)")
+
+        var jobs: [(ticks: Int, child: RunningChild, output: String, errors: String)] = []
+        do {
+            for ticks in tickCounts {
+                for _ in 0..<copies {
+                    let output = context.scratch.uniquePath("watch-\(ticks)", suffix: "out")
+                    let errors = context.scratch.uniquePath("watch-\(ticks)", suffix: "err")
+                    // Each tick sleeps at most 1.1 intervals; the rest is slack for a loaded machine.
+                    let timeout = Double(ticks * intervalSeconds) * 1.2 + 120
+                    let child = try ChildProcess.start(watchCommand(ticks: ticks, context), standardOutput: .file(output),
+                                                       standardError: .file(errors), timeoutSeconds: timeout)
+                    jobs.append((ticks, child, output, errors))
+                }
+            }
+            var kilobytes: [Int: [Double]] = [:]
+            var seconds: [Int: Double] = [:]
+            for (index, job) in jobs.enumerated() {
+                let result = job.child.waitForExit()
+                let captured = Captured(standardOutput: ScratchDirectory.contents(of: job.output),
+                                        standardError: ScratchDirectory.contents(of: job.errors))
+                guard result.succeeded else {
+                    jobs.removeFirst(index + 1)
+                    throw Timing.failure("this watch \(result.endingDescription)", job.child.command, captured)
+                }
+                let quotes = captured.lines.filter { $0.contains(#""amount""#) }.count
+                guard quotes == job.ticks, captured.lines.count == job.ticks else {
+                    jobs.removeFirst(index + 1)
+                    throw Timing.failure("this watch printed \(captured.lines.count) lines with \(quotes) quotes, not \(job.ticks)", job.child.command, captured)
+                }
+                kilobytes[job.ticks, default: []].append(Double(result.maxResidentKilobytes))
+                seconds[job.ticks] = max(seconds[job.ticks] ?? 0, Double(result.elapsedNanoseconds) / 1e9)
+            }
+            return (tickCounts.map { Samples(kilobytes[$0] ?? []) }, tickCounts.map { seconds[$0] ?? 0 })
+        } catch {
+            for job in jobs {
+                kill(job.child.pid, SIGKILL)
+                _ = job.child.waitForExit()
+            }
+            throw error
+        }
+    }
+}

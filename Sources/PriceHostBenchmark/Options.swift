@@ -1,0 +1,104 @@
+/// The benchmark's command line.
+struct Options: Sendable {
+    /// The cases there are, in the order they run.
+    enum Case: String, CaseIterable, Sendable {
+        case startup, plugins, container, network, concurrency, memory
+    }
+
+    /// Timed runs per figure; odd, so the median is a run that happened.
+    var runs = 21
+    /// `--quick`: 5 runs, the container benchmark's own `--quick`, no 2000-tick watch.
+    var quick = false
+    /// The cases to run, in ``Case`` order.
+    var cases = Case.allCases
+    /// `--repo PATH`: where `plugins.json` and `prices.json` are, instead of searching upwards.
+    var repo: String?
+    /// `--help`.
+    var wantsHelp = false
+
+    static let usage = "usage: pricehost-benchmark [--runs N | RUNS] [--quick] [--only CASE[,CASE...]] [--repo PATH] [--help]"
+
+    static let help = """
+        \(usage)
+
+        Times pricehost end to end, as whole processes, and prints medians, ratios
+        against baselines measured in the same run, and which of issue 8's targets are met.
+
+          --runs N     timed runs per figure, odd (default 21; a bare number means the same)
+          --quick      5 runs, injection-benchmark --quick, and no 2000-tick watch
+          --only LIST  some of: \(Case.allCases.map(\.rawValue).joined(separator: ", "))
+          --repo PATH  the repository (plugins.json, prices.json); default: the first
+                       directory above this binary that holds Package.swift and plugins.json
+
+        The memory case runs `pricehost watch`, whose interval is at least 1 s: it takes
+        about 17 minutes (--quick) or 34 minutes. Exit status: 0 when every case ran, missed
+        targets included; 1 when the benchmark could not run; 2 on a usage error.
+        """
+
+    /// A usage error: the message and the status to exit with.
+    struct UsageError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var explicitRuns: Int?
+        var index = 0
+        while index < arguments.count {
+            var argument = arguments[index]
+            index += 1
+            var value: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                value = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func takeValue() throws(UsageError) -> String {
+                if let value { return value }
+                guard index < arguments.count else { throw UsageError(description: "option \(argument) needs a value") }
+                index += 1
+                return arguments[index - 1]
+            }
+            switch argument {
+            case "-h", "--help":
+                options.wantsHelp = true
+            case "--quick":
+                guard value == nil else { throw UsageError(description: "option --quick takes no value") }
+                options.quick = true
+            case "--runs":
+                explicitRuns = try parseRuns(takeValue())
+            case "--only":
+                options.cases = try parseCases(takeValue())
+            case "--repo":
+                let path = try takeValue()
+                guard !path.isEmpty else { throw UsageError(description: "--repo needs a path") }
+                options.repo = path
+            case _ where !argument.hasPrefix("-") && explicitRuns == nil && Int(argument) != nil:
+                // `bash Benchmarks/run 31`, as the scripts before this one took it.
+                explicitRuns = try parseRuns(argument)
+            default:
+                throw UsageError(description: argument.hasPrefix("-") ? "unknown option '\(argument)'" : "unexpected argument '\(argument)'")
+            }
+        }
+        options.runs = explicitRuns ?? (options.quick ? 5 : 21)
+        return options
+    }
+
+    private static func parseRuns(_ text: String) throws(UsageError) -> Int {
+        guard let runs = Int(text), (1...1001).contains(runs), runs % 2 == 1 else {
+            throw UsageError(description: "--runs must be an odd number from 1 to 1001 (the median is then a real run), not '\(text)'")
+        }
+        return runs
+    }
+
+    private static func parseCases(_ text: String) throws(UsageError) -> [Case] {
+        var wanted = Set<Case>()
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let found = Case(rawValue: String(name)) else {
+                throw UsageError(description: "--only: unknown case '\(name)'; cases are \(Case.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            wanted.insert(found)
+        }
+        return Case.allCases.filter(wanted.contains)
+    }
+}
