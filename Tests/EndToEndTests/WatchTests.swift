@@ -108,4 +108,16 @@ struct WatchTests {
         #expect(result.outputLines.count == 4)
         #expect(server.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
     }
+
+    @Test func subSecondIntervalTicksAtThatPace() throws {
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let start = ContinuousClock.now
+        let result = try sandbox.run(["watch", "--asset", "BTC", "--interval", "0.1", "--ticks", "5", "--format", "csv"])
+        let elapsed = ContinuousClock.now - start
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.count == 6, "\(result)")
+        // Four sleeps of 0.09 s at the least between five ticks; only a lower bound, so a slow machine cannot fail it.
+        #expect(elapsed >= .milliseconds(360), "\(elapsed)")
+    }
 }

@@ -119,7 +119,7 @@ struct ConfigAndCommandLineFuzzTests {
 
     private static let words: [String] = [
         "fetch", "watch", "providers", "check", "help", "version", "FETCH", "--config", "--format", "--provider", "--asset", "--currency",
-        "--interval", "--ticks", "--aggregate", "median", "mean", "--conformance", "--bad-settings", "0", "86401", "1000001", "coinbase,file",
+        "--interval", "--ticks", "--aggregate", "median", "mean", "--conformance", "--bad-settings", "0", "0.05", "0.1", "2.5", "1.2345", "86401", "1000001", "coinbase,file",
         "-h", "--help", "-V", "--version", "--unknown", "__probe", "--plugin", "--allow-insecure-plugins",
         "--allow-insecure-plugins=", "/opt/pricehost/libX.so", "-", "--", "-x", "--asset=", "--format=json", "--config=", "=", "==", "",
         "BTC", "eth", "usd", "A", "ABCDEFGHIJ", "ABCDEFGHIJK", "BTC,ETH", "BTC,,ETH", ",", "BTC,", "json", "csv", "text", "JSON",
@@ -190,7 +190,7 @@ struct ConfigAndCommandLineFuzzTests {
         if !fetching, !invocation.assets.isEmpty || invocation.currency != nil || invocation.providers != nil || invocation.aggregateMedian {
             return .problem("\(invocation.command) with fetch's options: \(invocation)")
         }
-        if invocation.command != .watch, invocation.ticks != nil || invocation.interval != 30 {
+        if invocation.command != .watch, invocation.ticks != nil || invocation.intervalMilliseconds != 30_000 {
             return .problem("\(invocation.command) with watch's options: \(invocation)")
         }
         if invocation.command != .probe && invocation.command != .check, invocation.pluginPath != nil {
@@ -218,7 +218,7 @@ struct ConfigAndCommandLineFuzzTests {
             if let path = invocation.configPath { canonical.append("--config=" + path) }
             if invocation.formatWasGiven { canonical.append("--format=" + invocation.format.rawValue) }
             if invocation.aggregateMedian { canonical.append("--aggregate=median") }
-            if invocation.command == .watch { canonical.append("--interval=\(invocation.interval)") }
+            if invocation.command == .watch { canonical.append("--interval=\(invocation.intervalMilliseconds / 1000).\(String(invocation.intervalMilliseconds % 1000 + 1000).dropFirst())") }
             if let ticks = invocation.ticks { canonical.append("--ticks=\(ticks)") }
             if invocation.conformance { canonical.append("--conformance") }
             if invocation.badSettings { canonical.append("--bad-settings") }

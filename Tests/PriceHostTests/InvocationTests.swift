@@ -13,6 +13,18 @@ struct InvocationTests {
         #expect(invocation.assets == ["SOL", "BTC"])
     }
 
+    @Test(arguments: [("30", 30_000), ("0.1", 100), ("0.5", 500), ("2.25", 2_250), ("1.005", 1_005), ("86400", 86_400_000)])
+    func intervalIsSecondsToTheMillisecond(text: String, milliseconds: Int) throws {
+        #expect(try Invocation.parse(["watch", "--asset", "BTC", "--interval", text]).intervalMilliseconds == milliseconds)
+    }
+
+    @Test(arguments: ["0", "0.05", "0.099", "86400.001", "1.2345", "1.", ".5", "-1", "1e3", "nan", "inf", "0x10", " 1", "1,5", "9999999"])
+    func intervalOutsideItsRangeOrFormIsAUsageError(text: String) {
+        #expect(throws: UsageError("--interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not '\(text)'")) {
+            try Invocation.parse(["watch", "--asset", "BTC", "--interval", text])
+        }
+    }
+
     @Test func helpAndVersionWinOverEverythingElse() throws {
         #expect(try Invocation.parse(["--help"]).command == .help)
         #expect(try Invocation.parse(["help"]).command == .help)

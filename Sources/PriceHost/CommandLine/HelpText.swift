@@ -16,7 +16,7 @@ public enum HelpText {
 
         USAGE
           pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
-          pricehost watch --asset CODE[,CODE...] [--interval SECONDS] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
+          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)

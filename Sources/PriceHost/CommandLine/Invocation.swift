@@ -24,8 +24,8 @@ public struct Invocation: Sendable, Equatable {
     public var formatWasGiven = false
     /// `--aggregate median`: ask every provider and report the median, range and spread.
     public var aggregateMedian = false
-    /// `watch --interval SECONDS` (default 30).
-    public var interval = 30
+    /// `watch --interval SECONDS` (default 30), in milliseconds: 0.1 s to 86400 s, to the millisecond.
+    public var intervalMilliseconds = 30_000
     /// `watch --ticks N`: stop after N ticks (default: run until a signal).
     public var ticks: Int?
     /// `--provider`: one provider, or several separated by commas, tried in order.
@@ -60,6 +60,20 @@ public struct Invocation: Sendable, Equatable {
     /// `--name=value`. Asset and currency codes are checked here, before
     /// anything else happens.
     /// - Throws: ``UsageError`` naming the argument that is wrong.
+    /// `SECONDS` as `digits[.digits]` with at most 3 decimals, in milliseconds; `nil` for anything else.
+    static func milliseconds(_ text: String) -> Int? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.count <= 6, whole.allSatisfy({ ("0"..."9").contains($0) }),
+              let seconds = Int(whole) else { return nil }
+        var fraction = 0
+        if parts.count == 2 {
+            let digits = parts[1]
+            guard (1...3).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(digits) else { return nil }
+            fraction = value * [100, 10, 1][digits.count - 1]
+        }
+        return seconds * 1000 + fraction
+    }
+
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var command: Command?
         var values: [(name: String, value: String)] = []
@@ -164,10 +178,10 @@ public struct Invocation: Sendable, Equatable {
             guard value == "median" else { throw UsageError("--aggregate takes median, not '\(value)'") }
             aggregateMedian = true
         case "--interval":
-            guard let seconds = Int(value), (1...86_400).contains(seconds) else {
-                throw UsageError("--interval must be a whole number of seconds from 1 to 86400, not '\(value)'")
+            guard let milliseconds = Self.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
+                throw UsageError("--interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not '\(value)'")
             }
-            interval = seconds
+            intervalMilliseconds = milliseconds
         case "--ticks":
             guard let count = Int(value), (1...1_000_000).contains(count) else {
                 throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)'")

@@ -61,7 +61,7 @@ struct WatchCommand {
                 await emitQuotes(service.fetch(routes, currency: currency), currency: currency, unless: stop)
             }
             if let ticks = invocation.ticks, tick >= ticks { break }
-            await sleep(jittered: invocation.interval, unless: stop)
+            await sleep(jittered: invocation.intervalMilliseconds, unless: stop)
         }
         return .success
     }
@@ -105,11 +105,12 @@ struct WatchCommand {
     }
 
     /// Sleeps `seconds` ±10%, in short steps, so a signal ends it within 100 ms.
-    private func sleep(jittered seconds: Int, unless stop: StopFlag) async {
-        let total = Double(seconds) * Double.random(in: 0.9...1.1)
-        let end = ContinuousClock.now + .milliseconds(Int(total * 1000))
+    private func sleep(jittered milliseconds: Int, unless stop: StopFlag) async {
+        let total = Double(milliseconds) * Double.random(in: 0.9...1.1)
+        let end = ContinuousClock.now + .milliseconds(Int(total))
         while !stop.isSet, ContinuousClock.now < end {
-            try? await Task.sleep(for: .milliseconds(100))
+            // In steps of at most 100 ms, so a signal is seen within that.
+            try? await Task.sleep(for: min(.milliseconds(100), end - ContinuousClock.now))
         }
     }
 
