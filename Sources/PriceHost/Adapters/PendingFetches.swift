@@ -23,6 +23,8 @@ final class PendingFetches: Sendable {
     private struct State {
         var nextID: UInt = 1
         var waiting: [UInt: Waiter] = [:]
+        /// The deadline of each waiting fetch, cancelled when it finishes.
+        var deadlines: [UInt: FetchDeadline] = [:]
         /// Recently finished fetches, to name the plugin that completes one again.
         var finished: [UInt: String] = [:]
         var finishedOrder: [UInt] = []
@@ -53,19 +55,66 @@ final class PendingFetches: Sendable {
         }
     }
 
-    /// Removes and returns the waiter, or `nil` with the plugin path when it was already finished.
+    /// Keeps `deadline` with fetch `id` until it finishes; cancels it at once if it already has.
+    func attach(_ deadline: FetchDeadline, to id: UInt) {
+        let finished = state.withLock { state -> Bool in
+            guard state.waiting[id] != nil else { return true }
+            state.deadlines[id] = deadline
+            return false
+        }
+        if finished { deadline.cancel() }
+    }
+
+    /// Removes and returns the waiter, or `nil` with the plugin path when it was
+    /// already finished; the fetch's deadline is cancelled.
     func take(_ id: UInt) -> (waiter: Waiter?, finishedBy: String?) {
-        state.withLock { state in
+        let (waiter, finishedBy, deadline) = state.withLock { state -> (Waiter?, String?, FetchDeadline?) in
             guard let waiter = state.waiting.removeValue(forKey: id) else {
-                return (nil, state.finished[id])
+                return (nil, state.finished[id], nil)
             }
+            let deadline = state.deadlines.removeValue(forKey: id)
             state.finished[id] = "\(waiter.provider) (\(waiter.pluginPath)) for \(waiter.request.pair)"
             state.finishedOrder.append(id)
             if state.finishedOrder.count > Self.rememberedFinished {
                 state.finished.removeValue(forKey: state.finishedOrder.removeFirst())
             }
-            return (waiter, nil)
+            return (waiter, nil, deadline)
         }
+        deadline?.cancel()
+        return (waiter, finishedBy)
+    }
+}
+
+/// How long a fetch may go without its completion: a timer that is cancelled
+/// when the fetch finishes. (A `DispatchQueue.asyncAfter` per fetch stayed
+/// queued, with what it captured, until its 60 s were up: a `watch` polling ten
+/// times a second carried 600 of them.)
+///
+/// `@unchecked Sendable`: a Dispatch timer may be rescheduled and cancelled from any thread.
+final class FetchDeadline: @unchecked Sendable {
+    private let timer: DispatchSourceTimer
+    private let delay: DispatchTimeInterval
+
+    /// Starts the timer; `expired` runs once `delay` has passed, unless cancelled or restarted first.
+    init(after delay: DispatchTimeInterval, expired: @escaping @Sendable (FetchDeadline) -> Void) {
+        self.delay = delay
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + delay)
+        // Strongly: the cycle through the handler is what keeps the deadline alive
+        // while it runs, and Dispatch drops the handler, breaking it, on cancel.
+        // Every path cancels: completion and expiry both go through `take`.
+        timer.setEventHandler { expired(self) }
+        timer.resume()
+    }
+
+    /// Waits the whole delay again, from now.
+    func restart() {
+        timer.schedule(deadline: .now() + delay)
+    }
+
+    /// Stops the timer for good; `expired` will not run.
+    func cancel() {
+        timer.cancel()
     }
 }
 

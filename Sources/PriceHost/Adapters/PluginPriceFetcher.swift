@@ -27,15 +27,16 @@ final class PluginPriceFetcher: PriceFetcher {
     /// plugin waits on the host's HTTP (which has deadlines of its own) the wait starts again.
     private static func armDeadline(id: UInt, after delay: DispatchTimeInterval, isWaitingOnHost: @escaping @Sendable () -> Bool,
                                     failure: @escaping @Sendable () -> QuoteFailure) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
+        let deadline = FetchDeadline(after: delay) { deadline in
             guard PendingFetches.shared.isPending(id) else { return }
             if isWaitingOnHost() {
-                armDeadline(id: id, after: delay, isWaitingOnHost: isWaitingOnHost, failure: failure)
+                deadline.restart()
                 return
             }
             guard let waiter = PendingFetches.shared.take(id).waiter else { return }
             waiter.continuation.resume(throwing: failure())
         }
+        PendingFetches.shared.attach(deadline, to: id)
     }
 
     func fetchQuote(for request: QuoteRequest) async throws -> Quote {
