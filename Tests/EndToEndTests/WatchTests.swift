@@ -120,4 +120,21 @@ struct WatchTests {
         // Four sleeps of 0.09 s at the least between five ticks; only a lower bound, so a slow machine cannot fail it.
         #expect(elapsed >= .milliseconds(360), "\(elapsed)")
     }
+
+    /// A plugin named by a path through a symbolic link is the plugin loaded at
+    /// start, not a new one on every tick (it once was: a duplicate-provider
+    /// warning each tick, and memory that grew with them).
+    @Test func pluginPathThroughASymlinkIsNotReloadedEachTick() throws {
+        let sandbox = try Sandbox(config: "{}", files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let real = sandbox.directory.file("real")
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: BuiltProducts.plugin("libFileProvider.so"), toPath: real + "/libFileProvider.so")
+        try FileManager.default.createSymbolicLink(atPath: sandbox.directory.file("linked"), withDestinationPath: real)
+        try sandbox.directory.write(configJSON(plugins: [sandbox.directory.file("linked/libFileProvider.so")]), to: "plugins.json")
+        let result = try sandbox.run(["watch", "--asset", "BTC", "--interval", "0.1", "--ticks", "4", "--format", "csv"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.count == 5, "\(result)")
+        #expect(result.standardError == "", "\(result)")
+    }
 }

@@ -117,7 +117,13 @@ struct WatchCommand {
     /// Loads plugin files that appeared since the last tick, and says once
     /// about files that were replaced or removed.
     private func rescan(_ report: inout PluginLoadReport, known: inout [String: LibraryCache.FileKey], warnedAbout: inout Set<String>) {
-        let (files, _) = loader.candidates(config: config)
+        // By resolved path, as loaded plugins are known: a path through a symbolic
+        // link would otherwise look like a new plugin on every tick.
+        let files = loader.candidates(config: config).files.map { candidate in
+            var resolved = candidate
+            resolved.path = PluginLoader.realPath(candidate.path) ?? candidate.path
+            return resolved
+        }
         let present = Set(files.map(\.path))
         for (path, key) in known.sorted(by: { $0.key < $1.key }) where !warnedAbout.contains(path) {
             if !present.contains(path) {

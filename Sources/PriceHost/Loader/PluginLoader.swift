@@ -158,7 +158,7 @@ public struct PluginLoader: Sendable {
         }
 
         mutating func load(_ candidate: Candidate) {
-            let path = loader.realPath(candidate.path) ?? candidate.path
+            let path = PluginLoader.realPath(candidate.path) ?? candidate.path
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 report.failures.append(PluginFailure(path: path, reason: "cannot open: \(String(cString: strerror(errno)))"))
@@ -198,7 +198,9 @@ public struct PluginLoader: Sendable {
         }
     }
 
-    fileprivate func realPath(_ path: String) -> String? {
+    /// `path` with every symbolic link resolved, or `nil` when it does not exist;
+    /// loaded plugins are known by this path.
+    static func realPath(_ path: String) -> String? {
         guard let resolved = Glibc.realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
