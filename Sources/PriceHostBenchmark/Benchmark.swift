@@ -22,6 +22,7 @@ enum Benchmark {
             Report.flush()
             return 0
         } catch {
+            if Interrupts.wereReceived { Interrupts.waitForHandler() }
             Report.flush()
             Report.progress("\(error)")
             return 1

@@ -7,6 +7,7 @@ import Synchronization
 final class ScratchDirectory: Sendable {
     let path: String
     private let counter = Atomic<Int>(0)
+    private let removed = Mutex(false)
 
     init() throws {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -44,8 +45,16 @@ final class ScratchDirectory: Sendable {
         return file
     }
 
+    /// Removes the directory and everything in it, once. On an interrupt the signal
+    /// handler and the main thread both get here; two removals of one tree at once
+    /// each fail on what the other deleted and leave the rest behind, so a second
+    /// caller waits for the first to finish.
     func remove() {
-        try? FileManager.default.removeItem(atPath: path)
+        removed.withLock { removed in
+            guard !removed else { return }
+            removed = true
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 
     /// The text of a file, or "" when it cannot be read (captured output of a child that wrote nothing).

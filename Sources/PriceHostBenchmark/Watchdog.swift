@@ -12,6 +12,8 @@ final class Watchdog: Sendable {
     private struct State {
         var deadlines: [pid_t: UInt64] = [:]
         var killed: Set<pid_t> = []
+        /// Set by ``shutDown()``: every child is killed as soon as it is watched.
+        var isShutDown = false
     }
 
     private let state = Mutex(State())
@@ -29,7 +31,13 @@ final class Watchdog: Sendable {
 
     /// Watches `pid` until ``release(_:)``; kills it with SIGKILL after `deadline` (monotonic ns).
     func watch(_ pid: pid_t, until deadline: UInt64) {
-        state.withLock { $0.deadlines[pid] = deadline }
+        state.withLock { state in
+            state.deadlines[pid] = deadline
+            if state.isShutDown {
+                kill(pid, SIGKILL)
+                state.killed.insert(pid)
+            }
+        }
     }
 
     /// Stops watching `pid` (which has exited and is not reaped yet); true when it was killed for being late.
@@ -40,9 +48,11 @@ final class Watchdog: Sendable {
         }
     }
 
-    /// Kills every child still watched: on an interrupt, or when a case gives up half-way.
-    func killAll() {
+    /// Kills every child still watched, and every child started from now on (the
+    /// main thread may be about to start one): the run is being interrupted.
+    func shutDown() {
         state.withLock { state in
+            state.isShutDown = true
             for pid in state.deadlines.keys where !state.killed.contains(pid) {
                 kill(pid, SIGKILL)
                 state.killed.insert(pid)
