@@ -30,9 +30,9 @@ struct Options: Sendable {
           --repo PATH  the repository (plugins.json, prices.json); default: the first
                        directory above this binary that holds Package.swift and plugins.json
 
-        The memory case runs `pricehost watch`, whose interval is at least 1 s: it takes
-        about 17 minutes (--quick) or 34 minutes. Exit status: 0 when every case ran, missed
-        targets included; 1 when the benchmark could not run; 2 on a usage error.
+        The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
+        (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;
+        1 when the benchmark could not run; 2 on a usage error.
         """
 
     /// A usage error: the message and the status to exit with.
