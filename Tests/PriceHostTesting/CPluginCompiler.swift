@@ -6,7 +6,14 @@ import Synchronization
 /// repository's `pricehost_plugin.h`. Each distinct build is done once per
 /// test process and shared.
 public enum CPluginCompiler {
-    private static let cache = Mutex<[String: String]>([:])
+    /// One build: its path once done. Its own lock, so a build is done once even when
+    /// tests running in parallel ask for it at the same moment. (Built twice, the second
+    /// rename replaced a file a running `watch` had loaded, which then warned about it.)
+    private final class Build: Sendable {
+        let path = Mutex<String?>(nil)
+    }
+
+    private static let builds = Mutex<[String: Build]>([:])
 
     /// Compiles `source` into a shared library with `defines` (`NAME` or `NAME=VALUE`) and returns its path.
     ///
@@ -14,20 +21,27 @@ public enum CPluginCompiler {
     public static func compile(source: String, defines: [String] = [], name: String,
                                includeDirectory: String = BuiltProducts.abiHeaderDirectory) throws -> String {
         let key = ([source, name, includeDirectory] + defines).joined(separator: "|")
-        if let built = cache.withLock({ $0[key] }) { return built }
-        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let output = directory + "/" + name
-        // Tests run in parallel and may build the same plugin at once: each compiles to a
-        // file of its own and renames it into place, so nobody ever loads a half-written one.
-        let scratch = output + ".\(UUID().uuidString).tmp"
-        let arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-fvisibility=hidden",
-                         "-I", includeDirectory] + defines.map { "-D" + $0 } + ["-o", scratch, source]
-        let result = try CommandRunner.run(compiler, arguments, timeout: 120)
-        guard result.status == 0 else { throw CompileError(result: result) }
-        guard rename(scratch, output) == 0 else { throw CompileError(result: CommandResult(status: errno, standardOutput: "", standardError: "rename \(scratch) failed")) }
-        cache.withLock { $0[key] = output }
-        return output
+        let build = builds.withLock { builds in
+            if let existing = builds[key] { return existing }
+            let created = Build()
+            builds[key] = created
+            return created
+        }
+        return try build.path.withLock { path throws -> String in
+            if let path { return path }
+            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let output = directory + "/" + name
+            // Compiled to a file of its own and renamed into place, so nobody ever loads a half-written one.
+            let scratch = output + ".\(UUID().uuidString).tmp"
+            let arguments = ["-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-fvisibility=hidden",
+                             "-I", includeDirectory] + defines.map { "-D" + $0 } + ["-o", scratch, source]
+            let result = try CommandRunner.run(compiler, arguments, timeout: 120)
+            guard result.status == 0 else { throw CompileError(result: result) }
+            guard rename(scratch, output) == 0 else { throw CompileError(result: CommandResult(status: errno, standardOutput: "", standardError: "rename \(scratch) failed")) }
+            path = output
+            return output
+        }
     }
 
     /// `$CC`, else `cc`, found on PATH.
