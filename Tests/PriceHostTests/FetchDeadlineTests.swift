@@ -21,34 +21,37 @@ struct FetchDeadlineTests {
 
     @Test func aCancelledDeadlineNeverExpires() async throws {
         let fired = LockedBox(0)
-        let deadline = FetchDeadline(after: .milliseconds(50)) { _ in fired.update { $0 += 1 } }
+        // Cancelled long before its delay, then watched for three times the delay.
+        let deadline = FetchDeadline(after: .milliseconds(300)) { _ in fired.update { $0 += 1 } }
         deadline.cancel()
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(900))
         #expect(fired.get() == 0)
     }
 
     @Test func aRestartWaitsTheWholeDelayAgain() async throws {
         let fired = LockedBox<[ContinuousClock.Instant]>([])
-        let start = ContinuousClock.now
-        let deadline = FetchDeadline(after: .milliseconds(150)) { deadline in
+        // A delay far longer than the short sleep before the restart, so that even a
+        // loaded machine restarts it before it could have fired.
+        let deadline = FetchDeadline(after: .seconds(2)) { deadline in
             fired.update { $0.append(.now) }
             deadline.cancel()
         }
-        try await Task.sleep(for: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(50))
+        let restarted = ContinuousClock.now
         deadline.restart()
-        try await Self.wait(upTo: .seconds(5)) { !fired.get().isEmpty }
+        try await Self.wait(upTo: .seconds(10)) { !fired.get().isEmpty }
         let times = fired.get()
         #expect(times.count == 1)
-        // Restarted at 100 ms or later, so it cannot have fired before 250 ms; a lower bound only.
-        #expect(times.first.map { start.duration(to: $0) >= .milliseconds(250) } == true, "\(times)")
+        // Not before the whole delay from the restart (20 ms for the two clocks); a lower bound only.
+        #expect(times.first.map { restarted.duration(to: $0) >= .milliseconds(1980) } == true, "\(times)")
     }
 
     @Test func aFinishedFetchCancelsItsDeadline() async throws {
         let fired = LockedBox(0)
-        let deadline = FetchDeadline(after: .milliseconds(50)) { _ in fired.update { $0 += 1 } }
+        let deadline = FetchDeadline(after: .milliseconds(300)) { _ in fired.update { $0 += 1 } }
         // Attached to a fetch that is not waiting (already finished): cancelled at once.
         PendingFetches.shared.attach(deadline, to: UInt.max)
-        try await Task.sleep(for: .milliseconds(300))
+        try await Task.sleep(for: .milliseconds(900))
         #expect(fired.get() == 0)
     }
 
