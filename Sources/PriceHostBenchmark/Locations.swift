@@ -15,6 +15,8 @@ struct Locations: Sendable {
     var pluginsConfig: String { repository + "/plugins.json" }
     var pricesFile: String { repository + "/prices.json" }
     var abiHeaderDirectory: String { repository + "/Sources/CProviderABI/include" }
+    /// The tests' configurable C plugin; its default build is a minimal valid provider named by `-DPROVIDER`.
+    var cPluginSource: String { repository + "/Tests/EndToEndTests/Fixtures/test_plugin.c" }
 
     /// Finds the bin directory and the repository, and checks that every file
     /// the chosen `cases` need is there.
@@ -47,7 +49,7 @@ struct Locations: Sendable {
         if cases.contains(.startup) || cases.contains(.memory) { executables.append(helloFoundation) }
         if cases.contains(.container) { executables.append(injectionBenchmark) }
         if cases.contains(.network) || cases.contains(.concurrency) { files.append(coinbasePlugin) }
-        if cases.contains(.plugins) { files.append(abiHeaderDirectory + "/pricehost_plugin.h") }
+        if cases.contains(.plugins) { files += [abiHeaderDirectory + "/pricehost_plugin.h", cPluginSource] }
         for path in executables where access(path, X_OK) != 0 {
             throw BenchmarkError("\(path) is missing or not executable; build everything with: swift build -c release")
         }
