@@ -212,14 +212,9 @@ public struct PluginLoader: Sendable {
         func fail(_ reason: String) -> Result<LoadedPlugin, PluginFailure> {
             .failure(PluginFailure(path: path, reason: reason))
         }
-        let directory = FilePath.directory(of: path)
-        var directoryInfo = stat()
-        guard fstatat(AT_FDCWD, directory, &directoryInfo, 0) == 0 else {
-            return fail("cannot stat its directory \(directory): \(String(cString: strerror(errno)))")
-        }
-        if let problem = PluginFileSecurity.problem(file: path, fileInfo: info, directory: directory, directoryInfo: directoryInfo) {
-            guard options.allowInsecure else { return fail(problem) }
-            diagnostics.warning("\(PluginFileSecurity.escapeHatch): loading \(path) anyway: \(problem)")
+        if let refusal = PluginFileSecurity.refusal(file: path, fileInfo: info, allowInsecure: options.allowInsecure,
+                                                    diagnostics: diagnostics) {
+            return fail(refusal)
         }
         let prefix = FileDescriptorReader.read(file, upTo: 64)
         if let problem = ELFHeader.check(prefix) { return fail(problem) }

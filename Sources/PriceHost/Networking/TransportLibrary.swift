@@ -93,14 +93,11 @@ public final class TransportLibrary: Networking {
             return fail("\(fileName) not found in \(paths.map(FilePath.directory(of:)).joined(separator: ", "))")
         }
         var fileInfo = stat()
-        var directoryInfo = stat()
-        let directory = FilePath.directory(of: path)
-        guard stat(path, &fileInfo) == 0, stat(directory, &directoryInfo) == 0 else {
+        guard stat(path, &fileInfo) == 0 else {
             return fail("cannot stat \(path): \(String(cString: strerror(errno)))")
         }
-        if let problem = PluginFileSecurity.problem(file: path, fileInfo: fileInfo, directory: directory, directoryInfo: directoryInfo) {
-            guard allowInsecure else { return fail(problem) }
-            diagnostics.warning("\(PluginFileSecurity.escapeHatch): loading \(path) anyway: \(problem)")
+        if let refusal = PluginFileSecurity.refusal(file: path, fileInfo: fileInfo, allowInsecure: allowInsecure, diagnostics: diagnostics) {
+            return fail(refusal)
         }
         _ = dlerror()
         // Never dlclose'd: URLSession's threads outlive any one request.

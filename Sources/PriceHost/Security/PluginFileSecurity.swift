@@ -12,6 +12,20 @@ enum PluginFileSecurity {
         return problem(kind: "directory", path: directory, info: directoryInfo, user: user)
     }
 
+    /// Why `file` (whose `stat` is `fileInfo`) must not be loaded, or `nil`: its
+    /// directory is checked too. With `allowInsecure`, a problem is only warned about.
+    static func refusal(file: String, fileInfo: stat, allowInsecure: Bool, diagnostics: Diagnostics) -> String? {
+        let directory = FilePath.directory(of: file)
+        var directoryInfo = stat()
+        guard fstatat(AT_FDCWD, directory, &directoryInfo, 0) == 0 else {
+            return "cannot stat its directory \(directory): \(String(cString: strerror(errno)))"
+        }
+        guard let problem = problem(file: file, fileInfo: fileInfo, directory: directory, directoryInfo: directoryInfo) else { return nil }
+        guard allowInsecure else { return problem }
+        diagnostics.warning("\(escapeHatch): loading \(file) anyway: \(problem)")
+        return nil
+    }
+
     private static func problem(kind: String, path: String, info: stat, user: uid_t) -> String? {
         let mode = info.st_mode & 0o7777
         let consequence = kind == "file" ? "" : ", so others could put their code in place of the plugin"
