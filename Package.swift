@@ -26,14 +26,16 @@ let package = Package(
         .target(name: "CProviderABI"),
         .target(name: "ProviderABI", dependencies: ["CProviderABI"]),
 
+        // Locks shared by the container, the host and the transport.
+        .target(name: "ConcurrencyHelpers"),
         // The container knows nothing of prices or plugins.
-        .target(name: "Injection"),
+        .target(name: "Injection", dependencies: ["ConcurrencyHelpers"]),
 
         // The host: config, loader, adapters, services, commands; and its thin main.
-        .target(name: "PriceHost", dependencies: ["Injection", "ProviderABI", "CProviderABI"]),
+        .target(name: "PriceHost", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
         // The host's HTTP transport, split like the plugins: its code, and the C export.
-        .target(name: "URLSessionTransportLibrary", dependencies: ["ProviderABI", "CProviderABI", "Injection"]),
+        .target(name: "URLSessionTransportLibrary", dependencies: ["ProviderABI", "CProviderABI", "ConcurrencyHelpers"]),
         .target(name: "URLSessionTransport", dependencies: ["URLSessionTransportLibrary", "CProviderABI"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
@@ -51,7 +53,7 @@ let package = Package(
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
-        .testTarget(name: "InjectionTests", dependencies: ["Injection"]),
+        .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),

@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 extension Container {
     /// Names registered for a type, this container's and its ancestors', sorted, without
     /// duplicates; the unnamed registration is not listed.

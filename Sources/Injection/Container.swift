@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// Holds registrations and makes services from them.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-import Injection
+import ConcurrencyHelpers
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Injection
 import Synchronization
 

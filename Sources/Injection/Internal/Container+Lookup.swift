@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 extension Container {
     /// Finds the registration for `type` and `name` here or in the nearest ancestor, with the
     /// ancestor that holds it, or `nil` when this container does (sparing a retain on the hot path).

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Synchronization
 
 /// Holds a singleton, created once.

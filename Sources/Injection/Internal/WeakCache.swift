@@ -1,3 +1,5 @@
+import ConcurrencyHelpers
+
 /// Holds a weak-scope instance while something else keeps it alive.
 final class WeakCache<Service: Sendable>: InstanceCache {
     // A box: `weak` needs a class type, and `Service` may be a protocol existential, so the

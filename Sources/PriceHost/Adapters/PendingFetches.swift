@@ -1,4 +1,4 @@
-import Injection
+import ConcurrencyHelpers
 import CProviderABI
 import Foundation
 import ProviderABI

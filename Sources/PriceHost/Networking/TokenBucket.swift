@@ -1,5 +1,5 @@
 import Foundation
-import Injection
+import ConcurrencyHelpers
 
 /// A provider's request budget: `requestsPerSecond` on average, at most
 /// `burst` at once. Every HTTP attempt for the provider takes a token first,

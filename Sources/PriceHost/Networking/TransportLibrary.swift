@@ -1,6 +1,6 @@
 import CProviderABI
 import Glibc
-import Injection
+import ConcurrencyHelpers
 import ProviderABI
 
 /// The real transport: URLSession, in `libURLSessionTransport.so`, loaded on

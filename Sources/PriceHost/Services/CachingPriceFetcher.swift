@@ -1,5 +1,5 @@
 import Foundation
-import Injection
+import ConcurrencyHelpers
 import ProviderABI
 
 /// A provider's fetcher with its answers kept for `cacheSeconds`, so a short

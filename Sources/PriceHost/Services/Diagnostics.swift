@@ -1,4 +1,4 @@
-import Injection
+import ConcurrencyHelpers
 import Glibc
 import Synchronization
 
