@@ -1,17 +1,17 @@
 import CProviderABI
 
 /// What `--help` and `--version` print.
-public enum HelpText {
+enum HelpText {
     /// The version of pricehost.
-    public static let version = "0.1.0"
+    static let version = "0.1.0"
 
     /// `pricehost 0.1.0 (plugin ABI 1.0)`.
-    public static var versionLine: String {
+    static var versionLine: String {
         "pricehost \(version) (plugin ABI \(PRICEHOST_ABI_MAJOR).\(PRICEHOST_ABI_MINOR))"
     }
 
     /// The usage text.
-    public static let usage = """
+    static let usage = """
         pricehost: a plugin-based price engine
 
         USAGE

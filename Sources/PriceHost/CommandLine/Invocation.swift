@@ -1,47 +1,47 @@
 import ProviderABI
 
 /// A parsed command line.
-public struct Invocation: Sendable, Equatable {
+struct Invocation: Sendable, Equatable {
     /// The subcommand.
-    public enum Command: String, Sendable, CaseIterable {
+    enum Command: String, Sendable, CaseIterable {
         case fetch, watch, providers, check, help, version
         /// Internal: `check` runs each plugin in a child `pricehost __probe --plugin PATH`.
         case probe = "__probe"
     }
 
     /// The output format of data on stdout.
-    public enum Format: String, Sendable, CaseIterable {
+    enum Format: String, Sendable, CaseIterable {
         case text, json, csv
     }
 
     /// What to run.
-    public var command: Command
+    var command: Command
     /// `--config PATH`.
-    public var configPath: String?
+    var configPath: String?
     /// `--format`; text when absent (json for `watch`).
-    public var format: Format = .text
+    var format: Format = .text
     /// True when `--format` was given.
-    public var formatWasGiven = false
+    var formatWasGiven = false
     /// `--aggregate median`: ask every provider and report the median, range and spread.
-    public var aggregateMedian = false
+    var aggregateMedian = false
     /// `watch --interval SECONDS` (default 30), in milliseconds: 0.1 s to 86400 s, to the millisecond.
-    public var intervalMilliseconds = 30_000
+    var intervalMilliseconds = 30_000
     /// `watch --ticks N`: stop after N ticks (default: run until a signal).
-    public var ticks: Int?
+    var ticks: Int?
     /// `--provider`: one provider, or several separated by commas, tried in order.
-    public var providers: [String]?
+    var providers: [String]?
     /// `--asset`, split at commas, upper case, in the order given, without repeats.
-    public var assets: [String] = []
+    var assets: [String] = []
     /// `--currency`, upper case.
-    public var currency: String?
+    var currency: String?
     /// `--allow-insecure-plugins`: load plugin files others could replace, with a warning.
-    public var allowInsecurePlugins = false
+    var allowInsecurePlugins = false
     /// `check --plugin PATH`: the conformance check of one plugin file (also the probe's target).
-    public var pluginPath: String?
+    var pluginPath: String?
     /// Internal (`__probe`): also run the conformance fetches.
-    public var conformance = false
+    var conformance = false
     /// Internal (`__probe`): hand the plugin settings with an unknown key.
-    public var badSettings = false
+    var badSettings = false
 
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
@@ -74,7 +74,7 @@ public struct Invocation: Sendable, Equatable {
         return seconds * 1000 + fraction
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var command: Command?
         var values: [(name: String, value: String)] = []
         var index = 0

@@ -9,8 +9,13 @@ public struct PriceHostApp: Sendable {
     let standardOutput: @Sendable (String) -> Void
     let diagnostics: Diagnostics
 
+    /// Creates the program with its environment; data goes to stdout, diagnostics to stderr.
+    public init(environment: [String: String]) {
+        self.init(environment: environment, standardOutput: { OutputStream.standardOutput.writeLine($0) }, diagnostics: .process)
+    }
+
     /// Creates the program with its environment, where data goes, and where diagnostics go.
-    public init(environment: [String: String],
+    init(environment: [String: String],
                 standardOutput: @escaping @Sendable (String) -> Void = { OutputStream.standardOutput.writeLine($0) },
                 diagnostics: Diagnostics = .process) {
         self.environment = environment

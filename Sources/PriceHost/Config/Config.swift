@@ -2,77 +2,77 @@ import Foundation
 import ProviderABI
 
 /// `plugins.json`, parsed and checked.
-public struct Config: Sendable {
+struct Config: Sendable {
     /// One entry of `plugins`: a bare file name searched for, or a path.
-    public struct PluginReference: Sendable, Equatable {
+    struct PluginReference: Sendable, Equatable {
         /// As written in the file.
-        public var reference: String
+        var reference: String
         /// Where it was written, e.g. `plugins[1]`.
-        public var keyPath: String
+        var keyPath: String
         /// The pinned SHA-256, 64 lower-case hex digits, from `{"path": …, "sha256": …}`.
-        public var sha256: String?
+        var sha256: String?
 
         /// True when `reference` names a path (has a '/') rather than a file to search for.
-        public var isPath: Bool { reference.contains("/") }
+        var isPath: Bool { reference.contains("/") }
     }
 
     /// What `defaults` holds.
-    public struct Defaults: Sendable, Equatable {
+    struct Defaults: Sendable, Equatable {
         /// `defaults.provider`, the provider used when neither `--provider` nor `assets.X.provider` says.
-        public var provider: String?
+        var provider: String?
         /// `defaults.currency`, used when `--currency` is not given; `USD` when absent.
-        public var currency: String?
+        var currency: String?
     }
 
     /// What `assets.X` holds.
-    public struct AssetSettings: Sendable, Equatable {
+    struct AssetSettings: Sendable, Equatable {
         /// `assets.X.provider`: who answers for asset X.
-        public var provider: String?
+        var provider: String?
         /// `assets.X.providers`: who answers, tried in order until one does (instead of `provider`).
-        public var providers: [String]?
+        var providers: [String]?
         /// `assets.X.maxAgeSeconds`: an older quote for X is stale (overrides the provider's).
-        public var maxAgeSeconds: Int?
+        var maxAgeSeconds: Int?
         /// `assets.X.bounds.min`: a lower price for X is rejected.
-        public var minimum: Decimal?
+        var minimum: Decimal?
         /// `assets.X.bounds.max`: a higher price for X is rejected.
-        public var maximum: Decimal?
+        var maximum: Decimal?
         /// `assets.X.maxDeviationBps`: with `--aggregate`, a source further than this from the median is flagged.
-        public var maxDeviationBps: Int?
+        var maxDeviationBps: Int?
 
         /// The providers to try, in order: `providers`, else `provider`; `nil` when neither is set.
-        public var providerOrder: [String]? {
+        var providerOrder: [String]? {
             providers ?? provider.map { [$0] }
         }
     }
 
     /// The config file, absolute.
-    public var path: String
+    var path: String
     /// The directory of the config file, absolute; relative paths in the file are relative to it.
-    public var directory: String
+    var directory: String
     /// `plugins`, in order.
-    public var plugins: [PluginReference] = []
+    var plugins: [PluginReference] = []
     /// `pluginDirectories`, made absolute.
-    public var pluginDirectories: [String] = []
+    var pluginDirectories: [String] = []
     /// `providers`: each provider's settings object, with `${VAR}` replaced and
     /// the host's own keys (``ProviderPolicy/keys``) removed, by provider name.
-    public var providerSettings: [String: JSONValue] = [:]
+    var providerSettings: [String: JSONValue] = [:]
     /// The host's networking policy per provider, from the same objects.
-    public var providerPolicies: [String: ProviderPolicy] = [:]
+    var providerPolicies: [String: ProviderPolicy] = [:]
     /// `defaults`.
-    public var defaults = Defaults()
+    var defaults = Defaults()
     /// `assets`, by upper-case asset code.
-    public var assets: [String: AssetSettings] = [:]
+    var assets: [String: AssetSettings] = [:]
 
     /// The networking policy for `provider`: its own, or the defaults.
-    public func policy(for provider: String) -> ProviderPolicy {
+    func policy(for provider: String) -> ProviderPolicy {
         providerPolicies[provider] ?? ProviderPolicy()
     }
 
     /// The currency to use when none is given on the command line.
-    public var defaultCurrency: String { defaults.currency ?? "USD" }
+    var defaultCurrency: String { defaults.currency ?? "USD" }
 
     /// `path` made absolute against ``directory``.
-    public func absolutePath(_ path: String) -> String {
+    func absolutePath(_ path: String) -> String {
         FilePath.absolute(path, relativeTo: directory)
     }
 }

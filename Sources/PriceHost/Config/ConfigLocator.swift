@@ -4,26 +4,26 @@ import Glibc
 /// Finds `plugins.json`: `--config PATH`, else `$PRICEHOST_CONFIG`, else
 /// `./plugins.json`, else `~/.config/pricehost/plugins.json`, else
 /// `/etc/pricehost/plugins.json`.
-public struct ConfigLocator: Sendable {
+struct ConfigLocator: Sendable {
     /// The value of `--config`, if given.
-    public var explicitPath: String?
+    var explicitPath: String?
     /// The process environment.
-    public var environment: [String: String]
+    var environment: [String: String]
     /// The working directory, absolute.
-    public var currentDirectory: String
+    var currentDirectory: String
 
     /// Creates a locator.
-    public init(explicitPath: String?, environment: [String: String], currentDirectory: String) {
+    init(explicitPath: String?, environment: [String: String], currentDirectory: String) {
         self.explicitPath = explicitPath
         self.environment = environment
         self.currentDirectory = currentDirectory
     }
 
     /// A config file larger than this is refused before it is read.
-    public static let maximumSize = 4 << 20
+    static let maximumSize = 4 << 20
 
     /// The candidates in order, each with where it came from.
-    public var candidates: [(path: String, source: String)] {
+    var candidates: [(path: String, source: String)] {
         if let explicitPath { return [(absolute(explicitPath), "--config")] }
         if let fromEnvironment = environment["PRICEHOST_CONFIG"], !fromEnvironment.isEmpty {
             return [(absolute(fromEnvironment), "$PRICEHOST_CONFIG")]
@@ -41,7 +41,7 @@ public struct ConfigLocator: Sendable {
     /// An explicit `--config` or `$PRICEHOST_CONFIG` must exist; the search
     /// list is only walked when neither is given.
     /// - Throws: ``ConfigError``.
-    public func load() throws(ConfigError) -> Config {
+    func load() throws(ConfigError) -> Config {
         let list = candidates
         let explicit = explicitPath != nil || list.count == 1
         for (path, source) in list {

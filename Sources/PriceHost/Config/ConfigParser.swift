@@ -4,7 +4,7 @@ import ProviderABI
 /// Strict reading of `plugins.json`: unknown keys and wrong types are errors
 /// naming the key path; `${VAR}` in provider settings is replaced from the
 /// environment.
-public enum ConfigParser {
+enum ConfigParser {
     static let topLevelKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets"]
 
     /// Parses the text of a config file.
@@ -13,7 +13,7 @@ public enum ConfigParser {
     ///   - path: the file, absolute; relative paths in it are relative to its directory.
     ///   - environment: the variables `${VAR}` may name.
     /// - Throws: ``ConfigError`` naming the line and column, or the key path.
-    public static func parse(_ bytes: [UInt8], path: String, environment: [String: String]) throws(ConfigError) -> Config {
+    static func parse(_ bytes: [UInt8], path: String, environment: [String: String]) throws(ConfigError) -> Config {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)

@@ -1,35 +1,35 @@
 import ProviderABI
 
 /// A plugin that loaded: its descriptor's facts and its fetchers.
-public struct LoadedPlugin: Sendable {
+struct LoadedPlugin: Sendable {
     /// The file, absolute and with links resolved.
-    public var path: String
+    var path: String
     /// The provider name the plugin declared.
-    public var name: String
+    var name: String
     /// The plugin's version text.
-    public var version: String
+    var version: String
     /// The ABI version the plugin was built for, e.g. `1.0`.
-    public var abiVersion: String
+    var abiVersion: String
     /// The fetchers, general (`asset == nil`) first, then by asset.
-    public var fetchers: [PluginFetcher]
+    var fetchers: [PluginFetcher]
     /// The file's SHA-256, when it was pinned or hashes were asked for.
-    public var sha256: String?
+    var sha256: String?
 
     /// The container name of each fetcher: `provider` or `provider/ASSET`.
-    public var fetcherNames: [String] { fetchers.map(\.registrationName) }
+    var fetcherNames: [String] { fetchers.map(\.registrationName) }
 }
 
 /// One fetcher of a loaded plugin, ready to register into the container.
-public struct PluginFetcher: Sendable {
+struct PluginFetcher: Sendable {
     /// The provider name.
-    public var provider: String
+    var provider: String
     /// The asset it is dedicated to, or `nil` for the general fetcher.
-    public var asset: String?
+    var asset: String?
     /// The host-side adapter that calls across the C boundary.
-    public var fetcher: any PriceFetcher
+    var fetcher: any PriceFetcher
 
     /// `provider` or `provider/ASSET`.
-    public var registrationName: String {
+    var registrationName: String {
         asset.map { "\(provider)/\($0)" } ?? provider
     }
 }

@@ -18,47 +18,47 @@ import Synchronization
 /// `dlclose`d: unmapped Swift code crashes the process at its next dynamic
 /// cast. Each broken plugin becomes one ``PluginFailure``; the others keep
 /// working.
-public struct PluginLoader: Sendable {
+struct PluginLoader: Sendable {
     /// How strict to be and what to compute.
-    public struct Options: Sendable {
+    struct Options: Sendable {
         /// Load plugins that others could replace, with a warning (`--allow-insecure-plugins`).
-        public var allowInsecure = false
+        var allowInsecure = false
         /// Compute every plugin's SHA-256, not only the pinned ones' (for `providers --format json` and `check`).
-        public var computeHashes = false
+        var computeHashes = false
         /// Settings JSON handed to every plugin instead of the config's (the conformance check's bad settings).
-        public var settingsOverride: String?
+        var settingsOverride: String?
         /// How long a fetch may wait for the plugin's completion while the plugin has
         /// no HTTP request in flight with the host (time spent waiting on the host's
         /// HTTP, which has deadlines of its own, does not count).
-        public var fetchTimeout: Duration = .seconds(60)
+        var fetchTimeout: Duration = .seconds(60)
 
         /// The defaults: strict, hashes only where pinned, a 60 s fetch timeout.
-        public init() {}
+        init() {}
     }
 
     /// A plugin file to load, and its pin.
-    public struct Candidate: Sendable, Equatable {
+    struct Candidate: Sendable, Equatable {
         /// The file, absolute.
-        public var path: String
+        var path: String
         /// The SHA-256 it must have, lower-case hex, and the config key that says so.
-        public var pin: (sha256: String, keyPath: String)?
+        var pin: (sha256: String, keyPath: String)?
 
-        public static func == (lhs: Candidate, rhs: Candidate) -> Bool {
+        static func == (lhs: Candidate, rhs: Candidate) -> Bool {
             lhs.path == rhs.path && lhs.pin?.sha256 == rhs.pin?.sha256 && lhs.pin?.keyPath == rhs.pin?.keyPath
         }
     }
 
     /// Where bare names are searched.
-    public var searchPath: PluginSearchPath
+    var searchPath: PluginSearchPath
     /// Where plugins' log lines go.
-    public var diagnostics: Diagnostics
+    var diagnostics: Diagnostics
     /// The HTTP client a provider's plugin gets (`nil`: before it has said its name).
-    public var httpClients: @Sendable (String?) -> any HTTPClient
+    var httpClients: @Sendable (String?) -> any HTTPClient
     /// How strict to be and what to compute.
-    public var options: Options
+    var options: Options
 
     /// Creates a loader.
-    public init(searchPath: PluginSearchPath, diagnostics: Diagnostics, options: Options = Options(),
+    init(searchPath: PluginSearchPath, diagnostics: Diagnostics, options: Options = Options(),
                 httpClients: @escaping @Sendable (String?) -> any HTTPClient) {
         self.searchPath = searchPath
         self.diagnostics = diagnostics
@@ -68,7 +68,7 @@ public struct PluginLoader: Sendable {
 
     /// The files `config` names, found: `plugins`, then every `*.so` in each of
     /// `pluginDirectories`; and a failure for each that cannot be found.
-    public func candidates(config: Config) -> (files: [Candidate], failures: [PluginFailure]) {
+    func candidates(config: Config) -> (files: [Candidate], failures: [PluginFailure]) {
         var files: [Candidate] = []
         var failures: [PluginFailure] = []
         forEachCandidate(config: config) { found in
@@ -114,7 +114,7 @@ public struct PluginLoader: Sendable {
     }
 
     /// Loads every plugin `config` names.
-    public func loadAll(config: Config) -> PluginLoadReport {
+    func loadAll(config: Config) -> PluginLoadReport {
         load(config: config, until: nil)
     }
 
@@ -123,7 +123,7 @@ public struct PluginLoader: Sendable {
     /// satisfied. A fetch of one provider thus loads (and finds) no more
     /// plugins than it must, but then neither reports the plugins it did not
     /// reach, broken or duplicate; `providers` and `check` see them all.
-    public func load(config: Config, until needed: Set<String>?) -> PluginLoadReport {
+    func load(config: Config, until needed: Set<String>?) -> PluginLoadReport {
         var run = LoadRun(loader: self, config: config)
         forEachCandidate(config: config) { found in
             switch found {
@@ -137,7 +137,7 @@ public struct PluginLoader: Sendable {
     }
 
     /// Loads `files` with `config`'s settings.
-    public func load(_ files: [Candidate], config: Config) -> PluginLoadReport {
+    func load(_ files: [Candidate], config: Config) -> PluginLoadReport {
         var run = LoadRun(loader: self, config: config)
         for candidate in files { run.load(candidate) }
         return run.report
@@ -271,19 +271,19 @@ public struct PluginLoader: Sendable {
 }
 
 /// The outcome of loading a config's plugins.
-public struct PluginLoadReport: Sendable {
+struct PluginLoadReport: Sendable {
     /// The plugins that loaded, in load order.
-    public var plugins: [LoadedPlugin] = []
+    var plugins: [LoadedPlugin] = []
     /// The plugins that did not, each with why.
-    public var failures: [PluginFailure] = []
+    var failures: [PluginFailure] = []
 
     /// The loaded plugin that provides `provider`.
-    public func plugin(named provider: String) -> LoadedPlugin? {
+    func plugin(named provider: String) -> LoadedPlugin? {
         plugins.first { $0.name == provider }
     }
 
     /// The failed plugin that said it provides `provider`, when its name could be read.
-    public func failure(named provider: String) -> PluginFailure? {
+    func failure(named provider: String) -> PluginFailure? {
         failures.first { $0.provider == provider }
     }
 }

@@ -2,12 +2,12 @@
 /// `pluginDirectories`, `$PRICEHOST_PLUGIN_PATH` (colon-separated), the
 /// directory of the `pricehost` executable, and `../lib/pricehost/plugins`
 /// beside it. So a fresh `swift build` and an installed layout both work.
-public struct PluginSearchPath: Sendable, Equatable {
+struct PluginSearchPath: Sendable, Equatable {
     /// The directories, absolute, in search order.
-    public var directories: [String]
+    var directories: [String]
 
     /// Creates a search path from its parts.
-    public init(config: Config, environment: [String: String], executableDirectory: String?) {
+    init(config: Config, environment: [String: String], executableDirectory: String?) {
         var directories = config.pluginDirectories
         for entry in (environment["PRICEHOST_PLUGIN_PATH"] ?? "").split(separator: ":") where !entry.isEmpty {
             directories.append(FilePath.absolute(String(entry), relativeTo: FilePath.currentDirectory))
@@ -21,7 +21,7 @@ public struct PluginSearchPath: Sendable, Equatable {
     }
 
     /// The first `directory/name` that exists, or `nil`.
-    public func find(_ name: String, exists: (String) -> Bool) -> String? {
+    func find(_ name: String, exists: (String) -> Bool) -> String? {
         directories.lazy.map { $0 + "/" + name }.first(where: exists)
     }
 }

@@ -7,7 +7,7 @@ import ProviderABI
 /// ``ProviderHTTPClient`` puts its policy around whatever `Networking` the
 /// container resolves, so a test swaps a simulated transport in through a
 /// child container and keeps the real policy.
-public protocol Networking: Sendable {
+protocol Networking: Sendable {
     /// Performs one GET.
     /// - Parameter maxResponseBytes: a larger body is an error, and the transfer stops as soon as it is exceeded.
     /// - Returns: the answer, whatever its status.
@@ -23,5 +23,5 @@ public protocol Networking: Sendable {
 
 extension Networking {
     /// Nothing to get ready.
-    public func prepare() throws {}
+    func prepare() throws {}
 }

@@ -6,18 +6,18 @@ import ProviderABI
 /// jitter, for what can succeed on retry: timeouts, connection failures, 429
 /// (honouring `Retry-After` up to a cap) and 5xx. Any other status, 4xx
 /// included, is returned at once. Bodies are capped at `maxResponseBytes`.
-public struct ProviderHTTPClient: HTTPClient {
+struct ProviderHTTPClient: HTTPClient {
     /// The transport.
-    public let transport: any Networking
+    let transport: any Networking
     /// The provider's policy.
-    public let policy: ProviderPolicy
+    let policy: ProviderPolicy
     /// The provider's request budget, shared by all its requests; `nil` for none.
-    public let budget: TokenBucket?
+    let budget: TokenBucket?
     /// Sleeps between attempts; a test may shorten it.
     let sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates the policy around `transport`.
-    public init(transport: any Networking, policy: ProviderPolicy, budget: TokenBucket? = nil,
+    init(transport: any Networking, policy: ProviderPolicy, budget: TokenBucket? = nil,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.transport = transport
         self.policy = policy
@@ -25,7 +25,7 @@ public struct ProviderHTTPClient: HTTPClient {
         self.sleep = sleep
     }
 
-    public func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         request.timeout = min(request.timeout ?? policy.timeout, policy.timeout)
         try transport.prepare()

@@ -2,48 +2,48 @@ import ProviderABI
 
 /// How the host's networking treats one provider: the host's own keys in
 /// `providers.NAME`, removed before the rest reaches the plugin.
-public struct ProviderPolicy: Sendable, Equatable {
+struct ProviderPolicy: Sendable, Equatable {
     /// `timeoutSeconds`: time allowed for one attempt (1 to 300; default 10).
-    public var timeout: Duration = .seconds(10)
+    var timeout: Duration = .seconds(10)
     /// `maxAttempts`: tries for a request that can succeed on retry (1 to 10; default 3).
-    public var maxAttempts = 3
+    var maxAttempts = 3
     /// `maxResponseBytes`: the largest body accepted (1024 to 67108864; default 1 MiB).
-    public var maxResponseBytes = 1 << 20
+    var maxResponseBytes = 1 << 20
     /// `retryBaseDelayMilliseconds`: the first backoff; it doubles per retry, with jitter (0 to 60000; default 250).
-    public var retryBaseDelay: Duration = .milliseconds(250)
+    var retryBaseDelay: Duration = .milliseconds(250)
     /// `maxRetryAfterSeconds`: the longest `Retry-After` honoured; a longer one ends the retries (0 to 3600; default 30).
-    public var maxRetryAfter: Duration = .seconds(30)
+    var maxRetryAfter: Duration = .seconds(30)
     /// `maxConcurrentRequests`: fetches in flight at once for this provider (1 to 64; default 8).
-    public var maxConcurrentRequests = 8
+    var maxConcurrentRequests = 8
     /// `maxAgeSeconds`: a quote older than this is stale (1 to 31536000; default none).
-    public var maxAgeSeconds: Int?
+    var maxAgeSeconds: Int?
     /// `staleQuotes`: `"error"` (default) rejects a stale quote; `"warn"` uses it with a warning.
-    public var warnOnStaleQuotes = false
+    var warnOnStaleQuotes = false
     /// `requestsPerSecond`: the provider's request budget, as a token bucket (0.01 to 1000; default none).
-    public var requestsPerSecond: Double?
+    var requestsPerSecond: Double?
     /// `burst`: requests allowed at once within that budget (1 to 1000; default the rate rounded up).
-    public var burst: Int?
+    var burst: Int?
     /// `cacheSeconds`: a quote is reused for this long within one process, e.g. across `watch` ticks (0 to 86400; default 0, no cache).
-    public var cacheSeconds = 0
+    var cacheSeconds = 0
 
     /// The longest a fetch through this policy's HTTP can take: every attempt
     /// timing out, with the longest wait allowed between attempts.
-    public var worstCaseHTTPTime: Duration {
+    var worstCaseHTTPTime: Duration {
         let longestBackoff = retryBaseDelay * (1 << min(maxAttempts - 1, 16))
         return timeout * maxAttempts + max(maxRetryAfter, longestBackoff) * (maxAttempts - 1)
     }
 
     /// The keys the host reads and removes from a provider's settings.
-    public static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
+    static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
                               "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes", "cacheSeconds",
                               "requestsPerSecond", "burst"]
 
     /// The defaults.
-    public init() {}
+    init() {}
 
     /// Reads the host's keys from a provider's settings object.
     /// - Throws: ``JSONShapeError`` naming the key when a value is not a whole number in range.
-    public init(settings: JSONCursor) throws(JSONShapeError) {
+    init(settings: JSONCursor) throws(JSONShapeError) {
         if let value = try settings.optionalMember("timeoutSeconds") { timeout = .seconds(try value.integer(in: 1...300)) }
         if let value = try settings.optionalMember("maxAttempts") { maxAttempts = try value.integer(in: 1...10) }
         if let value = try settings.optionalMember("maxResponseBytes") { maxResponseBytes = try value.integer(in: 1024...(64 << 20)) }

@@ -4,20 +4,20 @@ import ConcurrencyHelpers
 /// A provider's request budget: `requestsPerSecond` on average, at most
 /// `burst` at once. Every HTTP attempt for the provider takes a token first,
 /// waiting when there is none, so many assets at once stay within the limit.
-public final class TokenBucket: Sendable {
+final class TokenBucket: Sendable {
     private struct State {
         var tokens: Double
         var refilled: ContinuousClock.Instant
     }
 
     /// Tokens added per second.
-    public let rate: Double
+    let rate: Double
     /// The most tokens kept.
-    public let burst: Double
+    let burst: Double
     private let state: Lock<State>
 
     /// Creates a full bucket.
-    public init(requestsPerSecond: Double, burst: Int) {
+    init(requestsPerSecond: Double, burst: Int) {
         rate = requestsPerSecond
         self.burst = Double(burst)
         state = Lock(State(tokens: Double(burst), refilled: .now))
@@ -25,7 +25,7 @@ public final class TokenBucket: Sendable {
 
     /// Takes one token, waiting until one is there. Tokens are reserved in
     /// arrival order, so waiters are served first come, first served.
-    public func take() async throws {
+    func take() async throws {
         let wait: Duration = state.withLock { state in
             let now = ContinuousClock.now
             let elapsed = state.refilled.duration(to: now)

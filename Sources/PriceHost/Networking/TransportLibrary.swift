@@ -13,11 +13,11 @@ import ProviderABI
 /// executable (a build tree) or in `../lib/pricehost/` (an install), checked
 /// like a plugin file, and `dlopen`ed once, when a provider first asks for HTTP.
 /// If it cannot be loaded, each request fails with the reason; nothing else does.
-public final class TransportLibrary: Networking {
+final class TransportLibrary: Networking {
     /// The library's file name.
-    public static let fileName = "libURLSessionTransport.so"
+    static let fileName = "libURLSessionTransport.so"
     /// The `User-Agent` sent with every request that does not set its own.
-    public static let userAgent = "pricehost/\(HelpText.version)"
+    static let userAgent = "pricehost/\(HelpText.version)"
 
     private struct Entry: @unchecked Sendable {
         // A C function pointer into a library that is never unloaded.
@@ -34,7 +34,7 @@ public final class TransportLibrary: Networking {
 
     /// The library found in one of `directories`, loaded on first use.
     /// - Parameter allowInsecure: load it even when others could replace it, with a warning.
-    public init(directories: [String], allowInsecure: Bool, diagnostics: Diagnostics) {
+    init(directories: [String], allowInsecure: Bool, diagnostics: Diagnostics) {
         source = .candidates(directories.map { $0 + "/" + Self.fileName }, allowInsecure: allowInsecure, diagnostics: diagnostics)
     }
 
@@ -44,17 +44,17 @@ public final class TransportLibrary: Networking {
     }
 
     /// Where the running executable finds the library: beside itself, then `../lib/pricehost`.
-    public static func directories(executableDirectory: String?) -> [String] {
+    static func directories(executableDirectory: String?) -> [String] {
         guard let executableDirectory else { return [] }
         return [executableDirectory, FilePath.directory(of: executableDirectory) + "/lib/pricehost"]
     }
 
     /// Loads the library, once; a failure is kept and repeated.
-    public func prepare() throws {
+    func prepare() throws {
         _ = try load()
     }
 
-    public func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse {
+    func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse {
         let get = try load().get
         var request = request
         request.timeout = request.timeout ?? ProviderPolicy().timeout

@@ -8,9 +8,9 @@ import ProviderABI
 /// - csv: a header line `asset,currency,amount,provider,timestamp`, then one line per quote.
 ///
 /// `amount` is always the exact decimal text, a JSON string, never a float.
-public enum QuoteFormatter {
+enum QuoteFormatter {
     /// The lines to print for `quotes` in `format`.
-    public static func lines(for quotes: [Quote], format: Invocation.Format) -> [String] {
+    static func lines(for quotes: [Quote], format: Invocation.Format) -> [String] {
         switch format {
         case .json:
             return quotes.map(json)
@@ -29,7 +29,7 @@ public enum QuoteFormatter {
     }
 
     /// One quote as a JSON object on one line.
-    public static func json(_ quote: Quote) -> String {
+    static func json(_ quote: Quote) -> String {
         JSONValue.object(JSONObject([
             ("asset", .string(quote.asset)),
             ("currency", .string(quote.currency)),

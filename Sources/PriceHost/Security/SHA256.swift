@@ -1,6 +1,6 @@
 /// SHA-256 (FIPS 180-4), for pinning plugin files. Foundation on Linux has no
 /// digest API and the project takes no dependency, so it is written out here.
-public struct SHA256: Sendable {
+struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var buffer: [UInt8] = []
@@ -18,22 +18,22 @@ public struct SHA256: Sendable {
     ]
 
     /// A fresh hash.
-    public init() {}
+    init() {}
 
     /// The digest of `bytes`, as 64 lower-case hex digits.
-    public static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    static func hex<Bytes: Sequence>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
         var hash = SHA256()
         hash.update(Array(bytes))
         return hash.finalizeHex()
     }
 
     /// Adds `bytes` to the message.
-    public mutating func update(_ bytes: [UInt8]) {
+    mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// Adds `bytes` to the message.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         length &+= UInt64(bytes.count)
         var offset = 0
@@ -54,7 +54,7 @@ public struct SHA256: Sendable {
     }
 
     /// The digest, as 64 lower-case hex digits.
-    public mutating func finalizeHex() -> String {
+    mutating func finalizeHex() -> String {
         let bitLength = length &* 8
         var padding: [UInt8] = [0x80]
         padding += [UInt8](repeating: 0, count: (119 - buffer.count) % 64)

@@ -3,28 +3,28 @@ import ProviderABI
 
 /// One asset's price across several providers: the median, the range, the
 /// spread, and the sources that stray from the median by more than allowed.
-public struct AggregateQuote: Sendable, Equatable {
+struct AggregateQuote: Sendable, Equatable {
     /// The asset.
-    public var asset: String
+    var asset: String
     /// The quote currency.
-    public var currency: String
+    var currency: String
     /// The median of the sources' amounts (the mean of the middle two for an even count).
-    public var median: Decimal
+    var median: Decimal
     /// The lowest amount.
-    public var minimum: Decimal
+    var minimum: Decimal
     /// The highest amount.
-    public var maximum: Decimal
+    var maximum: Decimal
     /// `(max - min) / median` in basis points, to two decimal places.
-    public var spreadBasisPoints: Decimal
+    var spreadBasisPoints: Decimal
     /// The sources that answered, in the order they were asked.
-    public var sources: [Quote]
+    var sources: [Quote]
     /// The providers whose amount deviates from the median by more than `assets.X.maxDeviationBps`.
-    public var outliers: [String]
+    var outliers: [String]
     /// The newest of the sources' timestamps.
-    public var timestamp: Date
+    var timestamp: Date
 
     /// Aggregates `sources` (at least one), flagging those more than `maxDeviationBps` from the median.
-    public init(sources: [Quote], maxDeviationBps: Decimal?) {
+    init(sources: [Quote], maxDeviationBps: Decimal?) {
         let amounts = sources.map(\.amount).sorted()
         let middle = amounts.count / 2
         let median = amounts.count % 2 == 1 ? amounts[middle] : (amounts[middle - 1] + amounts[middle]) / 2

@@ -19,17 +19,17 @@ import ProviderABI
 ///   -> a command (fetch, watch, providers, check) -> QuoteFormatter / AggregateFormatter -> stdout
 ///      (check runs each plugin in a child `pricehost __probe` instead of loading it here)
 /// ```
-public enum CompositionRoot {
+enum CompositionRoot {
     /// Finds and parses the config.
     /// - Throws: ``ConfigError``.
-    public static func loadConfig(invocation: Invocation, environment: [String: String]) throws(ConfigError) -> Config {
+    static func loadConfig(invocation: Invocation, environment: [String: String]) throws(ConfigError) -> Config {
         try ConfigLocator(explicitPath: invocation.configPath, environment: environment,
                           currentDirectory: FilePath.currentDirectory).load()
     }
 
     /// The container with the host's own services; plugins are added by ``registerPlugins(_:into:)``.
     /// - Parameter allowInsecureFiles: load the HTTP transport library even when others could replace it.
-    public static func makeContainer(config: Config, diagnostics: Diagnostics, allowInsecureFiles: Bool = false) -> Container {
+    static func makeContainer(config: Config, diagnostics: Diagnostics, allowInsecureFiles: Bool = false) -> Container {
         let container = Container()
         container.register(Config.self, scope: .singleton) { _ in config }
         container.register(Diagnostics.self, scope: .singleton) { _ in diagnostics }
@@ -54,14 +54,14 @@ public enum CompositionRoot {
 
     /// Loads every plugin the config names; failures are collected, not thrown.
     /// Plugins get their HTTP client from `container` (a child container in tests).
-    public static func loadPlugins(config: Config, environment: [String: String], diagnostics: Diagnostics,
+    static func loadPlugins(config: Config, environment: [String: String], diagnostics: Diagnostics,
                                    container: Container, options: PluginLoader.Options = .init()) -> PluginLoadReport {
         makeLoader(config: config, environment: environment, diagnostics: diagnostics, container: container, options: options)
             .loadAll(config: config)
     }
 
     /// The loader for `config`; plugins get their HTTP client from `container`.
-    public static func makeLoader(config: Config, environment: [String: String], diagnostics: Diagnostics,
+    static func makeLoader(config: Config, environment: [String: String], diagnostics: Diagnostics,
                                   container: Container, options: PluginLoader.Options = .init()) -> PluginLoader {
         let searchPath = PluginSearchPath(config: config, environment: environment,
                                           executableDirectory: ExecutableLocation.directory)
@@ -71,7 +71,7 @@ public enum CompositionRoot {
     }
 
     /// Registers the report and each loaded plugin's fetchers.
-    public static func registerPlugins(_ report: PluginLoadReport, into container: Container) {
+    static func registerPlugins(_ report: PluginLoadReport, into container: Container) {
         container.register(PluginLoadReport.self, scope: .singleton) { _ in report }
         container.install(PluginFetchersModule(plugins: report.plugins, policies: (try? container.resolve(Config.self))?.providerPolicies ?? [:]))
     }

@@ -3,13 +3,13 @@ import Glibc
 import Synchronization
 
 /// Where diagnostics go: one line each on stderr, never mixed with data on stdout.
-public final class Diagnostics: Sendable {
+final class Diagnostics: Sendable {
     /// A line's severity.
-    public enum Level: Int, Sendable, Comparable {
+    enum Level: Int, Sendable, Comparable {
         case debug, info, warning, error
 
         /// `debug`, `info`, `warning` or `error`, as `PRICEHOST_LOG` takes them.
-        public init?(name: String) {
+        init?(name: String) {
             switch name.lowercased() {
             case "debug": self = .debug
             case "info": self = .info
@@ -19,7 +19,7 @@ public final class Diagnostics: Sendable {
             }
         }
 
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+        static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 
         var label: String {
             switch self {
@@ -32,20 +32,20 @@ public final class Diagnostics: Sendable {
     }
 
     /// The process's log: stderr, at the level `PRICEHOST_LOG` names (`warning` when unset).
-    public static let process = Diagnostics(threshold: getenv("PRICEHOST_LOG").flatMap { Level(name: String(cString: $0)) } ?? .warning)
+    static let process = Diagnostics(threshold: getenv("PRICEHOST_LOG").flatMap { Level(name: String(cString: $0)) } ?? .warning)
 
     private let threshold: Level
     private let sink: @Sendable (String) -> Void
     private let counts = Lock<[Level: Int]>([:])
 
     /// Creates a log that prints lines at `threshold` and above through `sink` (stderr by default).
-    public init(threshold: Level = .warning, sink: @escaping @Sendable (String) -> Void = Diagnostics.standardError) {
+    init(threshold: Level = .warning, sink: @escaping @Sendable (String) -> Void = Diagnostics.standardError) {
         self.threshold = threshold
         self.sink = sink
     }
 
     /// Writes `pricehost: <level>: <message>` when `level` is at or above the threshold.
-    public func log(_ level: Level, _ message: String) {
+    func log(_ level: Level, _ message: String) {
         counts.withLock { $0[level, default: 0] += 1 }
         guard level >= threshold else { return }
         sink("pricehost: \(level.label): \(Self.oneLine(message))")
@@ -74,18 +74,18 @@ public final class Diagnostics: Sendable {
     }
 
     /// Writes a warning.
-    public func warning(_ message: String) { log(.warning, message) }
+    func warning(_ message: String) { log(.warning, message) }
 
     /// Writes an error.
-    public func error(_ message: String) { log(.error, message) }
+    func error(_ message: String) { log(.error, message) }
 
     /// How many lines of `level` were logged so far, printed or not.
-    public func count(of level: Level) -> Int {
+    func count(of level: Level) -> Int {
         counts.withLock { $0[level, default: 0] }
     }
 
     /// Writes one line to stderr.
-    public static let standardError: @Sendable (String) -> Void = { line in
+    static let standardError: @Sendable (String) -> Void = { line in
         OutputStream.standardError.writeLine(line)
     }
 }

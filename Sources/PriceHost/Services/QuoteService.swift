@@ -9,24 +9,24 @@ import ProviderABI
 /// several are tried in order until one answers with a quote that passes the
 /// checks (age, bounds). Within a provider, a fetcher dedicated to the asset
 /// (`provider/ASSET`) wins over the general one (`provider`).
-public struct QuoteService: Sendable {
+struct QuoteService: Sendable {
     /// The providers chosen for an asset, in the order they are tried.
-    public struct Route: Sendable, Equatable {
+    struct Route: Sendable, Equatable {
         /// One provider and the container name of its fetcher for the asset.
-        public struct Choice: Sendable, Equatable {
+        struct Choice: Sendable, Equatable {
             /// The provider.
-            public var provider: String
+            var provider: String
             /// `provider/ASSET` or `provider`; `nil` when the provider has no fetcher for the asset.
-            public var fetcherName: String?
+            var fetcherName: String?
         }
 
         /// The asset.
-        public var asset: String
+        var asset: String
         /// The providers, in order; never empty.
-        public var choices: [Choice]
+        var choices: [Choice]
 
         /// The first provider: the one whose concurrency bound the fetch counts against.
-        public var provider: String { choices[0].provider }
+        var provider: String { choices[0].provider }
     }
 
     private let container: Container
@@ -36,7 +36,7 @@ public struct QuoteService: Sendable {
     private let now: @Sendable () -> Date
 
     /// Creates a service over a container built by ``CompositionRoot``; `warn` receives stale-quote warnings.
-    public init(container: Container, config: Config, report: PluginLoadReport,
+    init(container: Container, config: Config, report: PluginLoadReport,
                 warn: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Date = { Date() }) {
         self.container = container
         self.config = config
@@ -49,7 +49,7 @@ public struct QuoteService: Sendable {
     /// - Throws: ``UsageError`` when `--provider` names a provider no plugin
     ///   provides or no provider is configured; ``ConfigError`` naming the key
     ///   when the config names such a provider.
-    public func route(asset: String, explicitProviders: [String]?) throws -> Route {
+    func route(asset: String, explicitProviders: [String]?) throws -> Route {
         let providers: [String]
         if let explicitProviders, !explicitProviders.isEmpty {
             for provider in explicitProviders {
@@ -82,7 +82,7 @@ public struct QuoteService: Sendable {
     /// Every provider that routing `assets` can involve, so that a fetch loads
     /// only the plugins it needs; `nil` when an asset has no provider at all
     /// (routing will say so, after every plugin has been loaded).
-    public static func providersNeeded(for assets: [String], explicitProviders: [String]?, config: Config) -> Set<String>? {
+    static func providersNeeded(for assets: [String], explicitProviders: [String]?, config: Config) -> Set<String>? {
         if let explicitProviders, !explicitProviders.isEmpty { return Set(explicitProviders) }
         var needed = Set<String>()
         for asset in assets {
@@ -102,7 +102,7 @@ public struct QuoteService: Sendable {
 
     /// Fetches each route's quote concurrently, at most `maxConcurrentRequests`
     /// at once per (first) provider; the results keep the routes' order.
-    public func fetch(_ routes: [Route], currency: String) async -> [Result<Quote, any Error>] {
+    func fetch(_ routes: [Route], currency: String) async -> [Result<Quote, any Error>] {
         await withTaskGroup(of: (Int, Result<Quote, any Error>).self) { group in
             var results = [Result<Quote, any Error>?](repeating: nil, count: routes.count)
             var waiting = Array(routes.indices)
@@ -134,7 +134,7 @@ public struct QuoteService: Sendable {
     /// Asks every provider of each route at once and aggregates what they answer;
     /// a source that fails is left out (and returned in `failures`), and a route
     /// with no source left fails with every reason. Routes keep their order.
-    public func aggregate(_ routes: [Route], currency: String) async -> [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])] {
+    func aggregate(_ routes: [Route], currency: String) async -> [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])] {
         await withTaskGroup(of: (Int, Result<AggregateQuote, QuoteFailure>, [QuoteFailure]).self) { group in
             for (index, route) in routes.enumerated() {
                 group.addTask {
