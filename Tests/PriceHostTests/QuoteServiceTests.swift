@@ -23,8 +23,9 @@ struct QuoteServiceTests {
         """
 
     let config: Config
-    let report: PluginLoadReport
+    let plugins: [LoadedPlugin]
     let container: Container
+    let catalog: ProviderCatalog
 
     init() throws {
         config = try ConfigParser.parse(Array(Self.configText.utf8), path: "/etc/pricehost/plugins.json", environment: [:])
@@ -35,14 +36,22 @@ struct QuoteServiceTests {
                                            fetcher: FixedFetcher(amount: asset == nil ? amount : amount + 1, provider: name))
                          })
         }
-        var report = PluginLoadReport()
-        report.plugins = [plugin("file", assets: [nil, "BTC"], amount: 100), plugin("peg", assets: [nil], amount: 1)]
-        self.report = report
+        plugins = [plugin("file", assets: [nil, "BTC"], amount: 100), plugin("peg", assets: [nil], amount: 1)]
         container = CompositionRoot.makeContainer(config: config, diagnostics: Diagnostics(sink: { _ in }))
-        CompositionRoot.registerPlugins(report, into: container)
+        catalog = Self.catalog(of: plugins, config: config, container: container)
     }
 
-    var service: QuoteService { QuoteService(container: container, config: config, report: report) }
+    /// A catalog holding `plugins`, as if loaded, with their fetchers registered into `container`.
+    static func catalog(of plugins: [LoadedPlugin], config: Config, container: Container) -> ProviderCatalog {
+        let diagnostics = Diagnostics(sink: { _ in })
+        let loader = PluginLoader(searchPath: PluginSearchPath(config: config, environment: [:], executableDirectory: nil),
+                                  diagnostics: diagnostics) { _ in UnavailableHTTPClient(reason: "none in this test") }
+        let catalog = ProviderCatalog(loader: loader, config: config, container: container)
+        catalog.register(plugins.compactMap { catalog.admit(.success($0)) })
+        return catalog
+    }
+
+    var service: QuoteService { QuoteService(container: container, catalog: catalog) }
 
     @Test func providerComesFromTheFlagThenTheAssetThenTheDefault() throws {
         #expect(try service.route(asset: "USDC", explicitProviders: ["file"])
@@ -59,22 +68,23 @@ struct QuoteServiceTests {
     }
 
     @Test func unknownProviderFromTheFlagIsAUsageError() {
-        #expect(throws: UsageError("unknown provider 'coinbase' (from --provider); loaded providers: file, peg")) {
+        #expect(throws: RoutingError.unknownProvider("unknown provider 'coinbase' (from --provider); loaded providers: file, peg")) {
             try service.route(asset: "BTC", explicitProviders: ["coinbase"])
         }
     }
 
     @Test func unknownProviderFromConfigNamesTheKey() {
-        #expect(throws: ConfigError(path: "/etc/pricehost/plugins.json",
-                                    reason: "assets.ETH.provider: no loaded plugin provides 'coinbase'; loaded providers: file, peg")) {
+        #expect(throws: RoutingError.config(ConfigError(path: "/etc/pricehost/plugins.json",
+                                    reason: "assets.ETH.provider: no loaded plugin provides 'coinbase'; loaded providers: file, peg"))) {
             try service.route(asset: "ETH", explicitProviders: nil)
         }
     }
 
     @Test func noProviderAnywhereSaysWhereToSetOne() throws {
         let bare = try ConfigParser.parse(Array("{}".utf8), path: "/p.json", environment: [:])
-        let service = QuoteService(container: container, config: bare, report: report)
-        #expect(throws: UsageError("no provider for BTC: pass --provider NAME, or set defaults.provider or assets.BTC.provider in /p.json")) {
+        let bareContainer = CompositionRoot.makeContainer(config: bare, diagnostics: Diagnostics(sink: { _ in }))
+        let service = QuoteService(container: bareContainer, catalog: Self.catalog(of: plugins, config: bare, container: bareContainer))
+        #expect(throws: RoutingError.noProvider("no provider for BTC: pass --provider NAME, or set defaults.provider or assets.BTC.provider in /p.json")) {
             try service.route(asset: "BTC", explicitProviders: nil)
         }
     }
@@ -89,7 +99,7 @@ struct QuoteServiceTests {
     @Test func childContainerSwapsOneFetcherAndLeavesTheOthersAlone() async throws {
         let child = Container(parent: container)
         child.register(PriceFetcher.self, name: "file/BTC", scope: .singleton) { _ in FixedFetcher(amount: nil, provider: "file") }
-        let swapped = QuoteService(container: child, config: config, report: report)
+        let swapped = QuoteService(container: child, catalog: catalog)
         let routes = try ["BTC", "USDC"].map { try swapped.route(asset: $0, explicitProviders: nil) }
         let results = await swapped.fetch(routes, currency: "USD")
         #expect(throws: QuoteFailure(provider: "file", request: QuoteRequest(asset: "BTC", currency: "USD"),

@@ -13,14 +13,18 @@ final class PluginPriceFetcher: PriceFetcher {
     /// True while the plugin has an `http_get` in flight with the host.
     private let isWaitingOnHost: @Sendable () -> Bool
     private let function: CFetchFunction
+    /// Where this plugin's late or repeated completions are reported.
+    private let diagnostics: Diagnostics
 
     init(provider: String, pluginPath: String, completionTimeout: Duration,
-         isWaitingOnHost: @escaping @Sendable () -> Bool = { false }, function: CFetchFunction) {
+         isWaitingOnHost: @escaping @Sendable () -> Bool = { false }, function: CFetchFunction,
+         diagnostics: Diagnostics = .process) {
         self.provider = provider
         self.pluginPath = pluginPath
         self.completionTimeout = completionTimeout
         self.isWaitingOnHost = isWaitingOnHost
         self.function = function
+        self.diagnostics = diagnostics
     }
 
     /// Fails fetch `id` with `failure()` after `delay`, unless it completed; while the
@@ -43,7 +47,7 @@ final class PluginPriceFetcher: PriceFetcher {
         try await withCheckedThrowingContinuation { continuation in
             let id = PendingFetches.shared.add(PendingFetches.Waiter(
                 continuation: continuation, provider: provider, pluginPath: pluginPath,
-                request: request))
+                request: request, diagnostics: diagnostics))
             let (seconds, attoseconds) = completionTimeout.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             Self.armDeadline(id: id, after: .nanoseconds(nanoseconds), isWaitingOnHost: isWaitingOnHost) { [provider] in

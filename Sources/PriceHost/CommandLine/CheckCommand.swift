@@ -41,28 +41,24 @@ struct CheckCommand {
         let (files, failures) = loader.candidates(config: config)
         var problems = failures.map(\.description)
         let results = files.map { probe($0) }
-        var providers: [String: String] = [:]
+        var claims = ProviderCatalog.Claims()
         for result in results {
             problems += result.problems
             // A plugin that loaded provides its name, whatever else is wrong with it.
-            if let name = result.name {
-                if let earlier = providers[name] {
-                    problems.append("plugin \(result.path): provider '\(name)' is already provided by \(earlier); remove one of the two")
-                } else {
-                    providers[name] = result.path
-                }
+            if let name = result.name, let refusal = claims.claim(name, by: result.path) {
+                problems.append("plugin \(result.path): \(refusal)")
             }
         }
-        if let provider = config.defaults.provider, providers[provider] == nil {
+        if let provider = config.defaults.provider, claims.file(providing: provider) == nil {
             problems.append("\(config.path): defaults.provider: no loaded plugin provides '\(provider)'")
         }
         for asset in config.assets.keys.sorted() {
-            for provider in config.assets[asset]?.providerOrder ?? [] where providers[provider] == nil {
+            for provider in config.assets[asset]?.providerOrder ?? [] where claims.file(providing: provider) == nil {
                 let key = config.assets[asset]?.providers != nil ? "providers" : "provider"
                 problems.append("\(config.path): assets.\(asset).\(key): no loaded plugin provides '\(provider)'")
             }
         }
-        let warnings = config.providerSettings.keys.sorted().filter { providers[$0] == nil }.map {
+        let warnings = config.providerSettings.keys.sorted().filter { claims.file(providing: $0) == nil }.map {
             "\(config.path): providers.\($0): settings for a provider no loaded plugin provides (kept for when one is added)"
         }
         for problem in problems { diagnostics.error(problem) }

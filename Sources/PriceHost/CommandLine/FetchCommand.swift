@@ -3,8 +3,6 @@ import ProviderABI
 /// `pricehost fetch`: one quote per asset on stdout; each failure one line on stderr.
 struct FetchCommand {
     let invocation: Invocation
-    let config: Config
-    let report: PluginLoadReport
     let service: QuoteService
     let output: @Sendable (String) -> Void
     let diagnostics: Diagnostics
@@ -12,19 +10,21 @@ struct FetchCommand {
     func run() async -> ExitStatus {
         // A plugin that failed to load is worth a warning, not a failed fetch:
         // the provider asked for may well be another one. `check` is strict.
-        for failure in report.failures { diagnostics.warning(failure.description) }
+        for failure in service.catalog.report.failures { diagnostics.warning(failure.description) }
+        let config = service.config
 
         var routes: [QuoteService.Route] = []
         var routingStatus: ExitStatus?
         for asset in invocation.assets {
             do {
                 routes.append(try service.route(asset: asset, explicitProviders: invocation.providers))
-            } catch let error as UsageError {
-                diagnostics.error(error.description)
-                routingStatus = routingStatus ?? .usage
             } catch {
-                diagnostics.error("\(error)")
-                routingStatus = .configOrPlugin
+                // What the user typed is a usage error; what the config or a plugin says is not.
+                diagnostics.error(error.description)
+                switch error {
+                case .unknownProvider, .noProvider: routingStatus = routingStatus ?? .usage
+                case .config: routingStatus = .configOrPlugin
+                }
             }
         }
         if let routingStatus { return routingStatus }
@@ -54,7 +54,7 @@ struct FetchCommand {
             switch result {
             case .success(let aggregate):
                 aggregates.append(aggregate)
-                if let limit = config.assets[aggregate.asset]?.maxDeviationBps {
+                if let limit = service.config.assets[aggregate.asset]?.maxDeviationBps {
                     for source in aggregate.sources where aggregate.outliers.contains(source.provider) {
                         let deviation = AggregateQuote.rounded(AggregateQuote.deviation(of: source.amount, from: aggregate.median))
                         diagnostics.warning("\(source.provider): \(aggregate.asset)-\(aggregate.currency) \(DecimalAmount.format(source.amount)) deviates from the median \(DecimalAmount.format(aggregate.median)) by \(DecimalAmount.format(deviation)) bps, more than assets.\(aggregate.asset).maxDeviationBps (\(limit))")

@@ -11,12 +11,12 @@ public struct PriceHostApp: Sendable {
 
     /// Creates the program with its environment; data goes to stdout, diagnostics to stderr.
     public init(environment: [String: String]) {
-        self.init(environment: environment, standardOutput: { OutputStream.standardOutput.writeLine($0) }, diagnostics: .process)
+        self.init(environment: environment, standardOutput: { LineOutput.standardOutput.writeLine($0) }, diagnostics: .process)
     }
 
     /// Creates the program with its environment, where data goes, and where diagnostics go.
     init(environment: [String: String],
-                standardOutput: @escaping @Sendable (String) -> Void = { OutputStream.standardOutput.writeLine($0) },
+                standardOutput: @escaping @Sendable (String) -> Void = { LineOutput.standardOutput.writeLine($0) },
                 diagnostics: Diagnostics = .process) {
         self.environment = environment
         self.standardOutput = standardOutput
@@ -59,7 +59,7 @@ public struct PriceHostApp: Sendable {
             return .configOrPlugin
         }
         // Before any plugin runs: its stray prints must not reach the data channel.
-        _ = OutputStream.standardOutput
+        _ = LineOutput.standardOutput
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
                                                       allowInsecureFiles: invocation.allowInsecurePlugins)
         var options = PluginLoader.Options()
@@ -76,6 +76,7 @@ public struct PriceHostApp: Sendable {
         let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
                                                 container: container, options: options)
 
+        let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container)
         switch invocation.command {
         case .check:
             // No plugin is loaded in this process: each runs in a child of its own.
@@ -83,28 +84,23 @@ public struct PriceHostApp: Sendable {
                                 executable: ExecutableLocation.path ?? CommandLine.arguments[0],
                                 output: standardOutput, diagnostics: diagnostics).run()
         case .probe:
-            return await ProbeCommand(invocation: invocation, config: config, loader: loader, container: container,
-                                      output: standardOutput).run()
+            return await ProbeCommand(invocation: invocation, config: config, catalog: catalog, output: standardOutput).run()
         default:
             break
         }
         // A fetch loads plugins only until the providers it routes to are loaded;
         // watch loads them all, as it keeps serving whatever appears.
-        let needed = invocation.command == .fetch
-            ? QuoteService.providersNeeded(for: invocation.assets, explicitProviders: invocation.providers, config: config) : nil
-        let report = loader.load(config: config, until: needed)
-        CompositionRoot.registerPlugins(report, into: container)
+        catalog.load(until: invocation.command == .fetch
+            ? QuoteService.providersNeeded(for: invocation.assets, explicitProviders: invocation.providers, config: config) : nil)
         switch invocation.command {
         case .watch:
-            return await WatchCommand(invocation: invocation, config: config, loader: loader, container: container,
-                                      initialReport: report, output: standardOutput, diagnostics: diagnostics).run()
-        case .fetch:
-            return await FetchCommand(invocation: invocation, config: config, report: report,
-                                      service: QuoteService(container: container, config: config, report: report,
-                                                            warn: { [diagnostics] in diagnostics.warning($0) }),
+            return await WatchCommand(invocation: invocation, config: config, catalog: catalog, container: container,
                                       output: standardOutput, diagnostics: diagnostics).run()
+        case .fetch:
+            let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
+            return await FetchCommand(invocation: invocation, service: service, output: standardOutput, diagnostics: diagnostics).run()
         default:
-            return ProvidersCommand(invocation: invocation, report: report, output: standardOutput).run()
+            return ProvidersCommand(invocation: invocation, report: catalog.report, output: standardOutput).run()
         }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Injection
 import ProviderABI
 
 /// `pricehost __probe --plugin PATH` (internal): loads one plugin and fetches
@@ -22,14 +21,14 @@ struct ProbeCommand {
 
     let invocation: Invocation
     let config: Config
-    let loader: PluginLoader
-    let container: Container
+    let catalog: ProviderCatalog
     let output: @Sendable (String) -> Void
 
     func run() async -> ExitStatus {
         let path = FilePath.absolute(invocation.pluginPath ?? "", relativeTo: FilePath.currentDirectory)
-        let pin = loader.candidates(config: config).files.first { $0.path == path }?.pin
-        let report = loader.load([PluginLoader.Candidate(path: path, pin: pin)], config: config)
+        let pin = catalog.loader.candidates(config: config).files.first { $0.path == path }?.pin
+        catalog.load([PluginLoader.Candidate(path: path, pin: pin)])
+        let report = catalog.report
         guard let plugin = report.plugins.first else {
             emit(["probe": .string("load-failed"), "error": .string(report.failures.first?.reason ?? "not loaded")])
             return .success

@@ -15,9 +15,8 @@ import Synchronization
 struct WatchCommand {
     let invocation: Invocation
     let config: Config
-    let loader: PluginLoader
+    let catalog: ProviderCatalog
     let container: Container
-    let initialReport: PluginLoadReport
     let output: @Sendable (String) -> Void
     let diagnostics: Diagnostics
 
@@ -33,20 +32,17 @@ struct WatchCommand {
         let signalSources = Self.installSignalHandlers(stop)
         defer { signalSources.forEach { $0.cancel() } }
 
-        for failure in initialReport.failures { diagnostics.warning(failure.description) }
-        var report = initialReport
-        var known = fileIdentities(of: report)
-        var warnedAbout = Set(report.failures.map(\.path))
+        for failure in catalog.report.failures { diagnostics.warning(failure.description) }
+        var rescans = catalog.startRescanning()
+        let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
         let currency = invocation.currency ?? config.defaultCurrency
         var tick = 0
         if invocation.format == .csv {
-            output(invocation.aggregateMedian ? AggregateFormatter.lines(for: [], format: .csv)[0] : "asset,currency,amount,provider,timestamp")
+            output(invocation.aggregateMedian ? AggregateFormatter.header : QuoteFormatter.header)
         }
         while !stop.isSet {
             tick += 1
-            if tick > 1 { rescan(&report, known: &known, warnedAbout: &warnedAbout) }
-            let service = QuoteService(container: container, config: config, report: report,
-                                       warn: { [diagnostics] in diagnostics.warning($0) })
+            if tick > 1 { catalog.rescan(&rescans, diagnostics: diagnostics) }
             var routes: [QuoteService.Route] = []
             for asset in invocation.assets {
                 do {
@@ -114,58 +110,6 @@ struct WatchCommand {
         }
     }
 
-    /// Loads plugin files that appeared since the last tick, and says once
-    /// about files that were replaced or removed.
-    private func rescan(_ report: inout PluginLoadReport, known: inout [String: LibraryCache.FileKey], warnedAbout: inout Set<String>) {
-        // By resolved path, as loaded plugins are known: a path through a symbolic
-        // link would otherwise look like a new plugin on every tick.
-        let files = loader.candidates(config: config).files.map { candidate in
-            var resolved = candidate
-            resolved.path = PluginLoader.realPath(candidate.path) ?? candidate.path
-            return resolved
-        }
-        let present = Set(files.map(\.path))
-        for (path, key) in known.sorted(by: { $0.key < $1.key }) where !warnedAbout.contains(path) {
-            if !present.contains(path) {
-                diagnostics.warning("plugin \(path) was removed; the loaded copy keeps serving until pricehost restarts")
-                warnedAbout.insert(path)
-            } else if Self.identity(of: path) != key {
-                diagnostics.warning("plugin \(path) was replaced on disk; the loaded copy keeps serving until pricehost restarts")
-                warnedAbout.insert(path)
-            }
-        }
-        let new = files.filter { known[$0.path] == nil && !warnedAbout.contains($0.path) }
-        guard !new.isEmpty else { return }
-        let added = loader.load(new, config: config)
-        for failure in added.failures {
-            diagnostics.warning(failure.description)
-            warnedAbout.insert(failure.path)
-        }
-        var fresh: [LoadedPlugin] = []
-        for plugin in added.plugins {
-            if let earlier = report.plugin(named: plugin.name) {
-                diagnostics.warning("plugin \(plugin.path): provider '\(plugin.name)' is already provided by \(earlier.path); remove one of the two")
-                warnedAbout.insert(plugin.path)
-                continue
-            }
-            diagnostics.log(.info, "plugin \(plugin.path): loaded; provider '\(plugin.name)' serves from this tick")
-            fresh.append(plugin)
-            known[plugin.path] = Self.identity(of: plugin.path)
-        }
-        report.plugins += fresh
-        container.install(PluginFetchersModule(plugins: fresh, policies: config.providerPolicies))
-    }
-
-    private func fileIdentities(of report: PluginLoadReport) -> [String: LibraryCache.FileKey] {
-        Dictionary(report.plugins.compactMap { plugin in Self.identity(of: plugin.path).map { (plugin.path, $0) } }, uniquingKeysWith: { first, _ in first })
-    }
-
-    static func identity(of path: String) -> LibraryCache.FileKey? {
-        var info = stat()
-        guard fstatat(AT_FDCWD, path, &info, 0) == 0 else { return nil }
-        return LibraryCache.FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-    }
-
     /// SIGINT and SIGTERM set `stop`; a tick still running a second later is cut
     /// short by exiting between two lines (output holds its lock while writing one).
     static func installSignalHandlers(_ stop: StopFlag) -> [any DispatchSourceSignal] {
@@ -175,7 +119,7 @@ struct WatchCommand {
             source.setEventHandler {
                 stop.set()
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.9) {
-                    OutputStream.standardOutput.exitBetweenLines(status: 0)
+                    LineOutput.standardOutput.exitBetweenLines(status: 0)
                 }
             }
             source.resume()

@@ -25,7 +25,8 @@ enum DescriptorReader {
 
     static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String,
                      fetchTimeout: Duration = .seconds(60),
-                     isWaitingOnHost: @escaping @Sendable () -> Bool = { false }) -> Result<LoadedPlugin, Problem> {
+                     isWaitingOnHost: @escaping @Sendable () -> Bool = { false },
+                     diagnostics: Diagnostics = .process) -> Result<LoadedPlugin, Problem> {
         let bytes = UnsafeRawPointer(raw)
         let magic = bytes.loadUnaligned(as: UInt32.self)
         guard magic == PRICEHOST_PLUGIN_MAGIC else {
@@ -103,7 +104,8 @@ enum DescriptorReader {
             }
             let adapter = PluginPriceFetcher(provider: name, pluginPath: path, completionTimeout: fetchTimeout,
                                              isWaitingOnHost: isWaitingOnHost,
-                                             function: CFetchFunction(fetch: fetch, context: fetcher.context))
+                                             function: CFetchFunction(fetch: fetch, context: fetcher.context),
+                                             diagnostics: diagnostics)
             fetchers.append(PluginFetcher(provider: name, asset: asset, fetcher: adapter))
         }
         fetchers.sort { ($0.asset ?? "") < ($1.asset ?? "") }

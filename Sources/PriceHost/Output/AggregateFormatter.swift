@@ -6,12 +6,15 @@ import ProviderABI
 /// - csv: a header `asset,currency,amount,provider,timestamp,min,max,spread_bps,count,outliers` (outliers separated by `;`)
 /// - text: `BTC-USD  91234.56  median of 3  min …  max …  spread … bps`, and the outliers when there are any
 enum AggregateFormatter {
+    /// The csv header line.
+    static let header = "asset,currency,amount,provider,timestamp,min,max,spread_bps,count,outliers"
+
     static func lines(for aggregates: [AggregateQuote], format: Invocation.Format) -> [String] {
         switch format {
         case .json:
             return aggregates.map { json($0).serialized }
         case .csv:
-            return ["asset,currency,amount,provider,timestamp,min,max,spread_bps,count,outliers"] + aggregates.map { aggregate in
+            return [header] + aggregates.map { aggregate in
                 [aggregate.asset, aggregate.currency, DecimalAmount.format(aggregate.median), "median", ISO8601Timestamp.format(aggregate.timestamp),
                  DecimalAmount.format(aggregate.minimum), DecimalAmount.format(aggregate.maximum),
                  DecimalAmount.format(aggregate.spreadBasisPoints), String(aggregate.sources.count),

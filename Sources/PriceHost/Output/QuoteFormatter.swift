@@ -9,13 +9,16 @@ import ProviderABI
 ///
 /// `amount` is always the exact decimal text, a JSON string, never a float.
 enum QuoteFormatter {
+    /// The csv header line.
+    static let header = "asset,currency,amount,provider,timestamp"
+
     /// The lines to print for `quotes` in `format`.
     static func lines(for quotes: [Quote], format: Invocation.Format) -> [String] {
         switch format {
         case .json:
             return quotes.map(json)
         case .csv:
-            return ["asset,currency,amount,provider,timestamp"] + quotes.map { quote in
+            return [header] + quotes.map { quote in
                 [quote.asset, quote.currency, DecimalAmount.format(quote.amount), quote.provider,
                  ISO8601Timestamp.format(quote.timestamp)].joined(separator: ",")
             }
@@ -37,21 +40,5 @@ enum QuoteFormatter {
             ("provider", .string(quote.provider)),
             ("timestamp", .string(ISO8601Timestamp.format(quote.timestamp))),
         ])).serialized
-    }
-}
-
-/// Columns padded to a common width, two spaces apart; the last column is not padded.
-enum TextTable {
-    static func lines(_ rows: [[String]]) -> [String] {
-        guard let columns = rows.map(\.count).max() else { return [] }
-        var widths = [Int](repeating: 0, count: columns)
-        for row in rows {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        return rows.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }
     }
 }

@@ -30,74 +30,20 @@ struct QuoteService: Sendable {
     }
 
     private let container: Container
-    private let config: Config
-    private let report: PluginLoadReport
+    let config: Config
+    let catalog: ProviderCatalog
     private let warn: @Sendable (String) -> Void
     private let now: @Sendable () -> Date
 
-    /// Creates a service over a container built by ``CompositionRoot``; `warn` receives stale-quote warnings.
-    init(container: Container, config: Config, report: PluginLoadReport,
+    /// Creates a service over a container built by ``CompositionRoot`` and the
+    /// providers `catalog` has loaded into it; `warn` receives stale-quote warnings.
+    init(container: Container, catalog: ProviderCatalog,
                 warn: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Date = { Date() }) {
         self.container = container
-        self.config = config
-        self.report = report
+        self.config = catalog.config
+        self.catalog = catalog
         self.warn = warn
         self.now = now
-    }
-
-    /// Chooses the providers and fetchers for `asset`.
-    /// - Throws: ``UsageError`` when `--provider` names a provider no plugin
-    ///   provides or no provider is configured; ``ConfigError`` naming the key
-    ///   when the config names such a provider.
-    func route(asset: String, explicitProviders: [String]?) throws -> Route {
-        let providers: [String]
-        if let explicitProviders, !explicitProviders.isEmpty {
-            for provider in explicitProviders {
-                try requireNotFailed(provider)
-                guard report.plugin(named: provider) != nil else {
-                    throw UsageError("unknown provider '\(provider)' (from --provider); \(loadedProvidersText)")
-                }
-            }
-            providers = explicitProviders
-        } else {
-            guard let configured = Self.configuredProviders(for: asset, config: config) else {
-                throw UsageError("no provider for \(asset): pass --provider NAME, or set defaults.provider or assets.\(asset).provider in \(config.path)")
-            }
-            let key: String
-            (providers, key) = configured
-            for provider in providers {
-                try requireNotFailed(provider)
-                guard report.plugin(named: provider) != nil else {
-                    throw ConfigError(path: config.path, reason: "\(key): no loaded plugin provides '\(provider)'; \(loadedProvidersText)")
-                }
-            }
-        }
-        let names = Set(container.names(for: PriceFetcher.self))
-        return Route(asset: asset, choices: providers.map { provider in
-            let dedicated = "\(provider)/\(asset)"
-            return Route.Choice(provider: provider, fetcherName: names.contains(dedicated) ? dedicated : names.contains(provider) ? provider : nil)
-        })
-    }
-
-    /// Every provider that routing `assets` can involve, so that a fetch loads
-    /// only the plugins it needs; `nil` when an asset has no provider at all
-    /// (routing will say so, after every plugin has been loaded).
-    static func providersNeeded(for assets: [String], explicitProviders: [String]?, config: Config) -> Set<String>? {
-        if let explicitProviders, !explicitProviders.isEmpty { return Set(explicitProviders) }
-        var needed = Set<String>()
-        for asset in assets {
-            guard let (providers, _) = configuredProviders(for: asset, config: config) else { return nil }
-            needed.formUnion(providers)
-        }
-        return needed
-    }
-
-    /// The providers the config names for `asset`, and the key that names them.
-    private static func configuredProviders(for asset: String, config: Config) -> (providers: [String], key: String)? {
-        if let fromAsset = config.assets[asset]?.providerOrder {
-            return (fromAsset, config.assets[asset]?.providers != nil ? "assets.\(asset).providers" : "assets.\(asset).provider")
-        }
-        return config.defaults.provider.map { ([$0], "defaults.provider") }
     }
 
     /// Fetches each route's quote concurrently, at most `maxConcurrentRequests`
@@ -195,7 +141,7 @@ struct QuoteService: Sendable {
 
     private func fetch(_ choice: Route.Choice, request: QuoteRequest) async -> Result<Quote, QuoteFailure> {
         guard let fetcherName = choice.fetcherName else {
-            let served = report.plugin(named: choice.provider)?.fetchers.compactMap(\.asset) ?? []
+            let served = catalog.plugin(named: choice.provider)?.fetchers.compactMap(\.asset) ?? []
             let only = served.isEmpty ? "" : " (it serves only \(served.joined(separator: ", ")))"
             return .failure(QuoteFailure(provider: choice.provider, request: request, code: .notFound,
                                          message: "no fetcher for \(request.asset)\(only)"))
@@ -235,16 +181,5 @@ struct QuoteService: Sendable {
             return nil
         }
         return QuoteFailure(provider: provider, request: request, code: .invalidResponse, message: message)
-    }
-
-    /// A provider whose plugin was found but failed to load is a plugin error, not an unknown name.
-    private func requireNotFailed(_ provider: String) throws {
-        guard report.plugin(named: provider) == nil, let failure = report.failure(named: provider) else { return }
-        throw ConfigError(path: failure.path, reason: "provider '\(provider)' is this plugin's, which failed to load: \(failure.reason)")
-    }
-
-    private var loadedProvidersText: String {
-        let names = report.plugins.map(\.name).sorted()
-        return names.isEmpty ? "no plugin loaded" : "loaded providers: \(names.joined(separator: ", "))"
     }
 }

@@ -86,6 +86,6 @@ final class Diagnostics: Sendable {
 
     /// Writes one line to stderr.
     static let standardError: @Sendable (String) -> Void = { line in
-        OutputStream.standardError.writeLine(line)
+        LineOutput.standardError.writeLine(line)
     }
 }

@@ -11,11 +11,10 @@ import ProviderABI
 ///        Networking                                         TransportLibrary: URLSession in libURLSessionTransport.so, loaded on first request
 ///        TokenBucket "provider"                             a provider's request budget (requestsPerSecond), singleton
 ///        HTTPClient (argument: provider)                    ProviderHTTPClient: the provider's policy and budget around Networking
-///   -> PluginSearchPath + PluginLoader -> PluginLoadReport  (dlopen, descriptors; plugins get HTTPClient from the container)
-///   -> Container:
-///        PluginLoadReport                                   singleton
+///   -> PluginSearchPath + PluginLoader                      (find, check, dlopen, read descriptors; plugins get HTTPClient from the container)
+///   -> ProviderCatalog                                      (one plugin per provider name; loads, rescans; registers:)
 ///        PriceFetcher "provider", "provider/ASSET"          each plugin's fetchers (behind a cache when cacheSeconds is set)
-///   -> QuoteService (routes an asset to its providers, fetches concurrently, falls back, checks age and bounds, aggregates)
+///   -> QuoteService (routes an asset to its providers through the catalog, fetches concurrently, falls back, checks age and bounds, aggregates)
 ///   -> a command (fetch, watch, providers, check) -> QuoteFormatter / AggregateFormatter -> stdout
 ///      (check runs each plugin in a child `pricehost __probe` instead of loading it here)
 /// ```
@@ -27,7 +26,7 @@ enum CompositionRoot {
                           currentDirectory: FilePath.currentDirectory).load()
     }
 
-    /// The container with the host's own services; plugins are added by ``registerPlugins(_:into:)``.
+    /// The container with the host's own services; plugins' fetchers are added by ``ProviderCatalog``.
     /// - Parameter allowInsecureFiles: load the HTTP transport library even when others could replace it.
     static func makeContainer(config: Config, diagnostics: Diagnostics, allowInsecureFiles: Bool = false) -> Container {
         let container = Container()
@@ -52,14 +51,6 @@ enum CompositionRoot {
         return container
     }
 
-    /// Loads every plugin the config names; failures are collected, not thrown.
-    /// Plugins get their HTTP client from `container` (a child container in tests).
-    static func loadPlugins(config: Config, environment: [String: String], diagnostics: Diagnostics,
-                                   container: Container, options: PluginLoader.Options = .init()) -> PluginLoadReport {
-        makeLoader(config: config, environment: environment, diagnostics: diagnostics, container: container, options: options)
-            .loadAll(config: config)
-    }
-
     /// The loader for `config`; plugins get their HTTP client from `container`.
     static func makeLoader(config: Config, environment: [String: String], diagnostics: Diagnostics,
                                   container: Container, options: PluginLoader.Options = .init()) -> PluginLoader {
@@ -70,10 +61,9 @@ enum CompositionRoot {
         }
     }
 
-    /// Registers the report and each loaded plugin's fetchers.
-    static func registerPlugins(_ report: PluginLoadReport, into container: Container) {
-        container.register(PluginLoadReport.self, scope: .singleton) { _ in report }
-        container.install(PluginFetchersModule(plugins: report.plugins, policies: (try? container.resolve(Config.self))?.providerPolicies ?? [:]))
+    /// The catalog of providers for `config`: plugins found by `loader`, registered into `container`.
+    static func makeCatalog(loader: PluginLoader, config: Config, container: Container) -> ProviderCatalog {
+        ProviderCatalog(loader: loader, config: config, container: container)
     }
 
     /// The provider's HTTP client from `container`; the registration is the composition root's own,

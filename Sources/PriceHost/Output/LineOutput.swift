@@ -3,27 +3,18 @@ import Glibc
 import Synchronization
 
 /// A file descriptor written a whole line at a time, so lines from
-/// concurrent tasks never interleave.
-final class OutputStream: Sendable {
+/// concurrent tasks never interleave. (Not Foundation's `OutputStream`: this one
+/// writes a descriptor directly.)
+final class LineOutput: Sendable {
     private let descriptor: Int32
     private let lock = Lock(())
 
     /// Standard output: data.
-    static let standardOutput = OutputStream(descriptor: protectedStandardOutput())
+    static let standardOutput = LineOutput(descriptor: StandardOutputGuard.moveDataChannelOffDescriptorOne())
 
-    /// Moves the data channel off file descriptor 1: pricehost's data goes to a
-    /// duplicate of the original stdout, and descriptor 1 is pointed at stderr.
-    /// A plugin that prints, to stdout or by `printf`, then lands among the
-    /// diagnostics and can never forge a data line. Runs once, on first use of
-    /// ``standardOutput``; the app touches it before loading any plugin.
-    private static func protectedStandardOutput() -> Int32 {
-        let data = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
-        guard data >= 0 else { return STDOUT_FILENO }
-        _ = dup2(STDERR_FILENO, STDOUT_FILENO)
-        return data
-    }
+
     /// Standard error: diagnostics.
-    static let standardError = OutputStream(descriptor: STDERR_FILENO)
+    static let standardError = LineOutput(descriptor: STDERR_FILENO)
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
