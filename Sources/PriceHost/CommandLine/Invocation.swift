@@ -54,12 +54,6 @@ struct Invocation: Sendable, Equatable {
         .version: [],
     ]
 
-    /// Parses the arguments after the program name.
-    ///
-    /// Options may come before or after the command, as `--name value` or
-    /// `--name=value`. Asset and currency codes are checked here, before
-    /// anything else happens.
-    /// - Throws: ``UsageError`` naming the argument that is wrong.
     /// `SECONDS` as `digits[.digits]` with at most 3 decimals, in milliseconds; `nil` for anything else.
     static func milliseconds(_ text: String) -> Int? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
@@ -74,6 +68,12 @@ struct Invocation: Sendable, Equatable {
         return seconds * 1000 + fraction
     }
 
+    /// Parses the arguments after the program name.
+    ///
+    /// Options may come before or after the command, as `--name value` or
+    /// `--name=value`. Asset and currency codes are checked here, before
+    /// anything else happens.
+    /// - Throws: ``UsageError`` naming the argument that is wrong.
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var command: Command?
         var values: [(name: String, value: String)] = []

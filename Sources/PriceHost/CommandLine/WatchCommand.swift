@@ -94,10 +94,7 @@ struct WatchCommand {
             diagnostics.error(message)
             return
         }
-        output(JSONValue.object(JSONObject([
-            ("asset", .string(asset)), ("currency", .string(currency)),
-            ("error", .string(message)), ("timestamp", .string(ISO8601Timestamp.format(Date()))),
-        ])).serialized)
+        output(QuoteFormatter.failureLine(asset: asset, currency: currency, message: message, at: Date()))
     }
 
     /// Sleeps `seconds` ±10%, in short steps, so a signal ends it within 100 ms.

@@ -7,9 +7,9 @@ import ProviderABI
 enum ConfigParser {
     static let topLevelKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets"]
 
-    /// Parses the text of a config file.
+    /// Parses the bytes of a config file.
     /// - Parameters:
-    ///   - text: the file's bytes.
+    ///   - bytes: the file's bytes, UTF-8 JSON.
     ///   - path: the file, absolute; relative paths in it are relative to its directory.
     ///   - environment: the variables `${VAR}` may name.
     /// - Throws: ``ConfigError`` naming the line and column, or the key path.

@@ -1,3 +1,4 @@
+import Foundation
 import ProviderABI
 
 /// Turns quotes into what `fetch` prints on stdout.
@@ -39,6 +40,14 @@ enum QuoteFormatter {
             ("amount", .string(DecimalAmount.format(quote.amount))),
             ("provider", .string(quote.provider)),
             ("timestamp", .string(ISO8601Timestamp.format(quote.timestamp))),
+        ])).serialized
+    }
+
+    /// `watch --format json`'s line for a failure: the asset, currency, `error` and when.
+    static func failureLine(asset: String, currency: String, message: String, at time: Date) -> String {
+        JSONValue.object(JSONObject([
+            ("asset", .string(asset)), ("currency", .string(currency)),
+            ("error", .string(message)), ("timestamp", .string(ISO8601Timestamp.format(time))),
         ])).serialized
     }
 }
