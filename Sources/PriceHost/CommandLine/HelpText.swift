@@ -3,7 +3,7 @@ import CProviderABI
 /// What `--help` and `--version` print.
 enum HelpText {
     /// The version of pricehost.
-    static let version = "0.1.0"
+    static var version: String { PriceHostVersion.text }
 
     /// `pricehost 0.1.0 (plugin ABI 1.0)`.
     static var versionLine: String {

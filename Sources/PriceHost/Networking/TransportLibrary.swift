@@ -17,7 +17,7 @@ final class TransportLibrary: Networking {
     /// The library's file name.
     static let fileName = "libURLSessionTransport.so"
     /// The `User-Agent` sent with every request that does not set its own.
-    static let userAgent = "pricehost/\(HelpText.version)"
+    static let userAgent = PriceHostVersion.userAgent
 
     private struct Entry: @unchecked Sendable {
         // A C function pointer into a library that is never unloaded.
