@@ -32,6 +32,14 @@ final class PendingFetches: Sendable {
 
     private let state = Lock(State())
     private let late = Atomic<Int>(0)
+    private let quietAboutLate = Atomic<Bool>(false)
+
+    /// Whether each late completion is logged as it comes. `__probe` turns this
+    /// off and reports the count once, so `check` says it in one line.
+    var logsLateCompletions: Bool {
+        get { !quietAboutLate.load(ordering: .relaxed) }
+        set { quietAboutLate.store(!newValue, ordering: .relaxed) }
+    }
 
     /// How many completions arrived for fetches already finished (second calls, or after the timeout).
     var lateCompletions: Int { late.load(ordering: .relaxed) }

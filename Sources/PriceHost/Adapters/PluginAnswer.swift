@@ -9,6 +9,7 @@ let hostFetchCompletion: ph_fetch_completion = { context, quote, error in
     let (waiter, finishedBy) = PendingFetches.shared.take(id)
     guard let waiter else {
         PendingFetches.shared.countLateCompletion()
+        guard PendingFetches.shared.logsLateCompletions else { return }
         // Through the diagnostics of the fetch it finished; one forgotten by now can only go to the process's.
         let who = finishedBy.map { "plugin \($0.who)" } ?? "a plugin"
         (finishedBy?.diagnostics ?? .process).warning("\(who) called a fetch completion that was already finished (a second call, or after the timeout); ignored")

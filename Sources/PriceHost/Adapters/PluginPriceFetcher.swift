@@ -52,7 +52,7 @@ final class PluginPriceFetcher: PriceFetcher {
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             Self.armDeadline(id: id, after: .nanoseconds(nanoseconds), isWaitingOnHost: isWaitingOnHost) { [provider] in
                 QuoteFailure(provider: provider, request: request, code: .noCompletion,
-                             message: "the plugin did not answer \(request.pair) within \(seconds) s")
+                             message: "the plugin never called the fetch completion for \(request.pair) (waited \(seconds) s); a plugin must call it exactly once per fetch")
             }
             // On a Dispatch thread, not the task's: a plugin that blocks in fetch,
             // against the header's rule, then holds one thread, not the cooperative pool.

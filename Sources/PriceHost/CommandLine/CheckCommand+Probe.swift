@@ -20,8 +20,8 @@ extension CheckCommand {
     /// Runs `pricehost __probe` on one file and reads what it says.
     func probe(_ candidate: PluginLoader.Candidate, extraArguments: [String] = [], relayLog: Bool = true) -> ProbeResult {
         var result = ProbeResult(path: candidate.path)
-        // Without a config file (check --plugin with none), the probe falls back to an empty one too.
-        let hasConfigFile = invocation.configPath != nil || FileManager.default.fileExists(atPath: config.path)
+        // `check --plugin` without `--config` hands the plugin `{}`: its probe gets no config either.
+        let hasConfigFile = invocation.configPath != nil || (invocation.pluginPath == nil && FileManager.default.fileExists(atPath: config.path))
         var arguments = ["__probe"] + (hasConfigFile ? ["--config", config.path] : []) + ["--plugin", candidate.path] + extraArguments
         if invocation.allowInsecurePlugins { arguments.append("--allow-insecure-plugins") }
         // Loading, the probe's idle limit, and the slowest HTTP any provider's policy allows

@@ -25,14 +25,15 @@ struct CheckCommand {
         if let plugin = invocation.pluginPath { return conformance(of: FilePath.absolute(plugin, relativeTo: FilePath.currentDirectory)) }
         let (files, failures) = loader.candidates(config: config)
         var problems = failures.map(\.description)
-        let results = files.map { probe($0) }
+        var results = files.map { probe($0) }
         var claims = ProviderCatalog.Claims()
-        for result in results {
-            problems += result.problems
-            // A plugin that loaded provides its name, whatever else is wrong with it.
-            if let name = result.name, let refusal = claims.claim(name, by: result.path) {
-                problems.append("plugin \(result.path): \(refusal)")
+        for index in results.indices {
+            // A plugin that loaded provides its name, whatever else is wrong with it;
+            // the second file with a name is a problem, never listed as ok.
+            if let name = results[index].name, let refusal = claims.claim(name, by: results[index].path) {
+                results[index].problems.append("plugin \(results[index].path): \(refusal)")
             }
+            problems += results[index].problems
         }
         if let provider = config.defaults.provider, claims.file(providing: provider) == nil {
             problems.append("\(config.path): defaults.provider: no loaded plugin provides '\(provider)'")
@@ -68,8 +69,24 @@ struct CheckCommand {
                 result.problems.append("plugin \(path): accepted settings with an unknown key (\(ProbeCommand.badSettings)) without a word; reject unknown keys (return NULL after logging why) or at least log a warning, so a typo in plugins.json is caught")
             }
         }
+        if let name = result.name, invocation.configPath != nil {
+            result.problems += clashes(of: name, at: path)
+        }
         for problem in result.problems { diagnostics.error(problem) }
         for line in CheckReportFormatter.conformanceLines(path: path, result: result, format: invocation.format) { output(line) }
         return result.problems.isEmpty ? .success : .configOrPlugin
+    }
+
+    /// With `--config`, the config's plugins (other than `path` itself) that
+    /// provide `name` too: each is loaded, without fetching, in a child of its own.
+    private func clashes(of name: String, at path: String) -> [String] {
+        let plugin = PluginLoader.realPath(path) ?? path
+        return loader.candidates(config: config).files
+            .filter { (PluginLoader.realPath($0.path) ?? $0.path) != plugin }
+            .compactMap { candidate in
+                let other = probe(candidate, extraArguments: ["--load-only"], relayLog: false)
+                guard other.name == name else { return nil }
+                return "plugin \(path): provider '\(name)' is also provided by \(other.path) in \(config.path); a fetch would use whichever is listed first, and providers, check and watch refuse to start; rename one"
+            }
     }
 }

@@ -42,6 +42,8 @@ struct Invocation: Sendable, Equatable {
     var conformance = false
     /// Internal (`__probe`): hand the plugin settings with an unknown key.
     var badSettings = false
+    /// Internal (`__probe`): load the plugin and say what it is, without fetching.
+    var loadOnly = false
 
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
@@ -49,7 +51,7 @@ struct Invocation: Sendable, Equatable {
         .watch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--allow-insecure-plugins"],
         .providers: ["--config", "--format", "--allow-insecure-plugins"],
         .check: ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
-        .probe: ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings"],
+        .probe: ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"],
         .help: [],
         .version: [],
     ]
@@ -141,9 +143,9 @@ struct Invocation: Sendable, Equatable {
 
     static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin",
                                             "--interval", "--ticks", "--aggregate", "--allow-insecure-plugins",
-                                            "--conformance", "--bad-settings"]
+                                            "--conformance", "--bad-settings", "--load-only"]
     /// Options that take no value.
-    static let flags: Set<String> = ["--allow-insecure-plugins", "--conformance", "--bad-settings"]
+    static let flags: Set<String> = ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"]
 
     private mutating func apply(_ name: String, _ value: String) throws(UsageError) {
         switch name {
@@ -193,6 +195,8 @@ struct Invocation: Sendable, Equatable {
             conformance = true
         case "--bad-settings":
             badSettings = true
+        case "--load-only":
+            loadOnly = true
         case "--plugin":
             guard !value.isEmpty else { throw UsageError("--plugin needs a path") }
             pluginPath = value

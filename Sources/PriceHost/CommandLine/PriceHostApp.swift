@@ -48,15 +48,17 @@ public struct PriceHostApp: Sendable {
         }
 
         let config: Config
-        do {
-            config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
-        } catch let error where invocation.pluginPath != nil && invocation.configPath == nil && environment["PRICEHOST_CONFIG"] == nil {
-            // A plugin author checking a plugin needs no config: an empty one serves.
-            _ = error
+        if invocation.pluginPath != nil, invocation.configPath == nil {
+            // `check --plugin` (and its probes) without `--config`: the plugin gets `{}`,
+            // whatever ./plugins.json or PRICEHOST_CONFIG say, as PLUGINS.md promises.
             config = Config(path: FilePath.absolute("plugins.json", relativeTo: FilePath.currentDirectory), directory: FilePath.currentDirectory)
-        } catch {
-            diagnostics.error(error.description)
-            return .configOrPlugin
+        } else {
+            do {
+                config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
+            } catch {
+                diagnostics.error(error.description)
+                return .configOrPlugin
+            }
         }
         // Before any plugin runs: its stray prints must not reach the data channel.
         _ = LineOutput.standardOutput
@@ -92,6 +94,13 @@ public struct PriceHostApp: Sendable {
         // watch loads them all, as it keeps serving whatever appears.
         catalog.load(until: invocation.command == .fetch
             ? QuoteService.providersNeeded(for: invocation.assets, explicitProviders: invocation.providers, config: config) : nil)
+        // Two plugins with one provider name: fetch takes the first in config order
+        // (it stops loading once its providers are found); a command that loads
+        // them all refuses to start, naming both files.
+        if invocation.command != .fetch, !catalog.duplicates.isEmpty {
+            for duplicate in catalog.duplicates { diagnostics.error(duplicate.description) }
+            return .configOrPlugin
+        }
         switch invocation.command {
         case .watch:
             return await WatchCommand(invocation: invocation, config: config, catalog: catalog, container: container,

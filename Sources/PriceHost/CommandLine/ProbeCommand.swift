@@ -25,6 +25,8 @@ struct ProbeCommand {
     let output: @Sendable (String) -> Void
 
     func run() async -> ExitStatus {
+        // Counted and reported once in "done", not a warning per call.
+        PendingFetches.shared.logsLateCompletions = false
         let path = FilePath.absolute(invocation.pluginPath ?? "", relativeTo: FilePath.currentDirectory)
         let pin = catalog.loader.candidates(config: config).files.first { $0.path == path }?.pin
         catalog.load([PluginLoader.Candidate(path: path, pin: pin)])
@@ -36,6 +38,10 @@ struct ProbeCommand {
         emit(["probe": .string("loaded"), "name": .string(plugin.name), "version": .string(plugin.version),
               "abi": .string(plugin.abiVersion), "path": .string(plugin.path), "sha256": plugin.sha256.map(JSONValue.string) ?? .null,
               "fetchers": .array(plugin.fetcherNames.map(JSONValue.string))])
+        if invocation.loadOnly {
+            emit(["probe": .string("done"), "lateCompletions": .number("0"), "strayProcesses": .number("0")])
+            return .success
+        }
         let routedHere = config.assets.keys.sorted().first { config.assets[$0]?.providerOrder?.contains(plugin.name) == true }
         // All at once, so the time a check takes is one fetch's, not the sum.
         let exercised = Array(plugin.fetchers.prefix(Self.maximumFetchersExercised))

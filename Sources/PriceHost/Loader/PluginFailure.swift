@@ -6,12 +6,15 @@ struct PluginFailure: Error, CustomStringConvertible, Sendable, Equatable {
     var provider: String?
     /// Why, in one line.
     var reason: String
+    /// The file that already provides this plugin's provider name, when that is why it was refused.
+    var duplicateOf: String?
 
     /// Creates a failure.
-    init(path: String, provider: String? = nil, reason: String) {
+    init(path: String, provider: String? = nil, reason: String, duplicateOf: String? = nil) {
         self.path = path
         self.provider = provider
         self.reason = reason
+        self.duplicateOf = duplicateOf
     }
 
     /// `plugin /opt/plugins/libBad.so: not an ELF shared library (…)`.

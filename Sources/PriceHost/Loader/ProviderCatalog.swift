@@ -56,6 +56,10 @@ final class ProviderCatalog: Sendable {
     /// Loads every plugin the config names.
     func loadAll() { load(until: nil) }
 
+    /// The plugins refused because another file already provides their name:
+    /// a config error for every command that loads all the plugins.
+    var duplicates: [PluginFailure] { report.failures.filter { $0.duplicateOf != nil } }
+
     /// Loads the plugins the config names, in order, until every provider in
     /// `needed` is loaded; all of them when `needed` is `nil` or cannot be
     /// satisfied. A fetch of one provider thus loads (and finds) no more
@@ -99,8 +103,10 @@ final class ProviderCatalog: Sendable {
         state.withLock { state in
             switch result {
             case .success(let plugin):
+                let earlier = state.claims.file(providing: plugin.name)
                 if let refusal = state.claims.claim(plugin.name, by: plugin.path) {
-                    state.report.failures.append(PluginFailure(path: plugin.path, provider: plugin.name, reason: refusal))
+                    state.report.failures.append(PluginFailure(path: plugin.path, provider: plugin.name, reason: refusal,
+                                                               duplicateOf: earlier))
                     return nil
                 }
                 state.report.plugins.append(plugin)
