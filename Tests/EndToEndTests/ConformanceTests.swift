@@ -64,3 +64,50 @@ struct ConformanceTests {
             """))
     }
 }
+
+/// Quotes the host refuses, or whose time cannot be right, are findings of
+/// `check --plugin`, never "failed cleanly".
+@Suite(.timeLimit(.minutes(2)))
+struct ConformanceQuoteTests {
+    func conformance(_ defines: [String], name: String) throws -> (CommandResult, String) {
+        let plugin = try Sandbox.testPlugin(defines, name: name)
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return (try CommandRunner.run(BuiltProducts.pricehost, ["check", "--plugin", plugin], currentDirectory: directory.path), plugin)
+    }
+
+    @Test(arguments: [("1e5", "libExponent.so"), ("NaN", "libNaN.so")])
+    func anAmountTheHostRefusesIsAFinding(amount: String, name: String) throws {
+        let (result, plugin) = try conformance(["AMOUNT=\"\(amount)\""], name: name)
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines.contains(
+            "pricehost: error: plugin \(plugin): the host refused its answer to the fetch BTC-USD through ctest: ctest: plugin returned an amount that is not a decimal number: \"\(amount)\""),
+            "\(result)")
+        #expect(!result.standardOutput.contains("failed cleanly"), "\(result)")
+    }
+
+    @Test func answeringAnotherPairIsAFinding() throws {
+        let (result, plugin) = try conformance(["ANSWER_ASSET=\"XBT\""], name: "libXBT.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines.contains(
+            "pricehost: error: plugin \(plugin): the host refused its answer to the fetch BTC-USD through ctest: ctest: asked for BTC-USD but the plugin answered XBT-USD"),
+            "\(result)")
+    }
+
+    @Test func secondsWhereMillisecondsBelongIsAFinding() throws {
+        let (result, plugin) = try conformance(["TIMESTAMP_MS=1763640000"], name: "libSeconds.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines.contains(
+            "pricehost: error: plugin \(plugin): answered BTC-USD through ctest with the time 1970-01-21T09:54:00Z, before 2000; timestamp_ms counts milliseconds since 1970, not seconds"),
+            "\(result)")
+    }
+
+    @Test func aTimeMoreThanADayAheadIsAFinding() throws {
+        // 2100-01-01T00:00:00Z.
+        let (result, plugin) = try conformance(["TIMESTAMP_MS=4102444800000"], name: "libFuture.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines.contains(
+            "pricehost: error: plugin \(plugin): answered BTC-USD through ctest with the time 2100-01-01T00:00:00Z, more than a day in the future; timestamp_ms counts milliseconds since 1970, in UTC"),
+            "\(result)")
+    }
+}

@@ -24,8 +24,8 @@ enum PluginAnswer {
     static let minimumErrorSize = MemoryLayout<ph_error>.size
 
     static func convert(quote: UnsafePointer<ph_quote>?, error: UnsafePointer<ph_error>?, for waiter: PendingFetches.Waiter) -> Result<Quote, any Error> {
-        func failure(_ code: ProviderError.Code, _ message: String) -> Result<Quote, any Error> {
-            .failure(QuoteFailure(provider: waiter.provider, request: waiter.request, code: code, message: message))
+        func failure(_ code: ProviderError.Code, _ message: String, refused: Bool = true) -> Result<Quote, any Error> {
+            .failure(QuoteFailure(provider: waiter.provider, request: waiter.request, code: code, message: message, isRefusedAnswer: refused))
         }
         switch (quote, error) {
         case (nil, let error?):
@@ -34,7 +34,7 @@ enum PluginAnswer {
             let copy = CStruct.copyPrefix(of: UnsafeRawPointer(error), size: size, as: ph_error.self)
             let code = copy.code.map { ProviderError.Code(rawValue: String(cString: $0)) } ?? .failed
             let message = copy.message.map { String(cString: $0) } ?? "failed without a message"
-            return failure(code, message)
+            return failure(code, message, refused: false)
         case (let quote?, nil):
             let size = CStruct.declaredSize(of: quote)
             guard size >= minimumQuoteSize else { return failure(.invalidResponse, "plugin broke the ABI: ph_quote.struct_size is \(size)") }

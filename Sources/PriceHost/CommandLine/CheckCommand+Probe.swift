@@ -73,6 +73,8 @@ extension CheckCommand {
                 let label = "fetch \(text("pair") ?? "?") through \(text("fetcher") ?? "?")"
                 if case .bool(true)? = object["ok"] {
                     result.fetches.append("\(label): \(text("amount") ?? "")")
+                } else if case .bool(true)? = object["refused"] {
+                    result.problems.append("plugin \(candidate.path): the host refused its answer to the \(label): \(text("error") ?? "")")
                 } else if text("code") == ProviderError.Code.noCompletion.rawValue {
                     result.problems.append("plugin \(candidate.path): never completed the \(label) (waited \(ProbeCommand.fetchTimeout))")
                 } else {

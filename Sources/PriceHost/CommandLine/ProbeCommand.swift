@@ -54,10 +54,16 @@ struct ProbeCommand {
                         let quote = try await fetcher.fetcher.fetchQuote(for: request)
                         emit(["probe": .string("fetched"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair),
                               "ok": .bool(true), "amount": .string(DecimalAmount.format(quote.amount))])
+                        if let problem = Self.implausibleTimestamp(quote.timestamp, now: Date()) {
+                            emit(["probe": .string("finding"),
+                                  "text": .string("answered \(request.pair) through \(fetcher.registrationName) with \(problem)")])
+                        }
                     } catch {
-                        let code = (error as? QuoteFailure)?.code.rawValue ?? ProviderError.Code.failed.rawValue
+                        let failure = error as? QuoteFailure
+                        let code = failure?.code.rawValue ?? ProviderError.Code.failed.rawValue
                         emit(["probe": .string("fetched"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair),
-                              "ok": .bool(false), "code": .string(code), "error": .string("\(error)")])
+                              "ok": .bool(false), "code": .string(code), "error": .string("\(error)"),
+                              "refused": .bool(failure?.isRefusedAnswer ?? false)])
                     }
                 }
             }
@@ -109,5 +115,18 @@ struct ProbeCommand {
 
     private func emit(_ members: KeyValuePairs<String, JSONValue>) {
         output(JSONValue.object(JSONObject(members.map { ($0.key, $0.value) })).serialized)
+    }
+
+    /// Why a quote's time cannot be right: before 2000 (seconds where milliseconds
+    /// belong read as 1970), or more than a day ahead of this machine's clock.
+    static func implausibleTimestamp(_ timestamp: Date, now: Date) -> String? {
+        let text = ISO8601Timestamp.format(timestamp)
+        if timestamp.timeIntervalSince1970 < 946_684_800 {
+            return "the time \(text), before 2000; timestamp_ms counts milliseconds since 1970, not seconds"
+        }
+        if timestamp.timeIntervalSince(now) > 86_400 {
+            return "the time \(text), more than a day in the future; timestamp_ms counts milliseconds since 1970, in UTC"
+        }
+        return nil
     }
 }

@@ -10,13 +10,17 @@ struct QuoteFailure: Error, CustomStringConvertible, Sendable, Equatable {
     var code: ProviderError.Code
     /// The provider's message, or the host's when the plugin misbehaved.
     var message: String
+    /// The host refused what the plugin answered (a malformed amount, another pair,
+    /// a broken struct): the plugin broke its contract, rather than reporting a failure.
+    var isRefusedAnswer = false
 
     /// Creates a failure.
-    init(provider: String, request: QuoteRequest, code: ProviderError.Code, message: String) {
+    init(provider: String, request: QuoteRequest, code: ProviderError.Code, message: String, isRefusedAnswer: Bool = false) {
         self.provider = provider
         self.request = request
         self.code = code
         self.message = message
+        self.isRefusedAnswer = isRefusedAnswer
     }
 
     /// `file: no price for DOGE-USD in /srv/prices.json (it has: BTC-USD, ETH-USD)`.

@@ -17,6 +17,8 @@
  *   VARIANT_COUNT_NEGATIVE   fetcher_count is (size_t)-1
  *   VARIANT_HUGE_STRIDE      fetcher_size is 0xFFFFFFF0
  *   VARIANT_BAD_TIMESTAMP    quotes carry timestamp_ms INT64_MAX
+ *   TIMESTAMP_MS=1763640000  quotes carry this timestamp_ms (here: seconds where milliseconds belong)
+ *   ANSWER_ASSET="XBT"       quotes name this asset, whatever was asked
  *   VARIANT_ABORT_ENTRY      calls abort() in the entry
  *   VARIANT_NULL_FETCH       dereferences NULL in fetch
  *   VARIANT_NO_COMPLETION    never calls the completion
@@ -72,12 +74,19 @@ static void answer(const ph_fetch_request *request, const char *amount,
         "ignored by a 1.0 host"};
     completion(completion_context, &quote.base, NULL);
 #else
-#ifdef VARIANT_BAD_TIMESTAMP
+#if defined(TIMESTAMP_MS)
+    int64_t timestamp = TIMESTAMP_MS;
+#elif defined(VARIANT_BAD_TIMESTAMP)
     int64_t timestamp = INT64_MAX;
 #else
     int64_t timestamp = 1763640000000;
 #endif
-    ph_quote quote = {.struct_size = sizeof quote, .asset = request->asset, .currency = request->currency,
+#ifdef ANSWER_ASSET
+    const char *answered = ANSWER_ASSET;
+#else
+    const char *answered = request->asset;
+#endif
+    ph_quote quote = {.struct_size = sizeof quote, .asset = answered, .currency = request->currency,
                       .amount = amount, .timestamp_ms = timestamp};
     completion(completion_context, &quote, NULL);
 #endif
