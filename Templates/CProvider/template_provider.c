@@ -11,6 +11,7 @@
  * Settings in plugins.json: {"providers": {"template": {"baseURL": "https://…"}}}
  * Rename PROVIDER_NAME (and the file) for your own provider.
  */
+#define _GNU_SOURCE /* strcasestr */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,11 @@ static int read_settings(const char *json, char *message, size_t size) {
     const char *colon = key ? strchr(key + 9, ':') : NULL;
     const char *open = colon ? strchr(colon, '"') : NULL;
     const char *close = open ? strchr(open + 1, '"') : NULL;
+    if (key == NULL && strcasestr(json, "\"baseurl\"") != NULL) {
+        /* The usual typo (baseUrl, baseurl): name the key that was meant. */
+        snprintf(message, size, "providers.%s: unknown setting (did you mean baseURL?); the only setting is baseURL", PROVIDER_NAME);
+        return -1;
+    }
     if (close == NULL || (size_t)(close - open - 1) >= sizeof base_url) {
         snprintf(message, size, "providers.%s.baseURL: missing; set it to the service's URL", PROVIDER_NAME);
         return -1;

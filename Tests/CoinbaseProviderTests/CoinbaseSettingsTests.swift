@@ -17,7 +17,7 @@ struct CoinbaseSettingsTests {
     }
 
     @Test(arguments: [
-        (#"{"baseUrl": "x"}"#, "invalid settings: providers.coinbase.baseUrl: unknown key; expected one of: baseURL, apiVersion"),
+        (#"{"baseUrl": "x"}"#, "invalid settings: providers.coinbase.baseUrl: unknown key (did you mean baseURL?); expected one of: baseURL, apiVersion"),
         (#"{"baseURL": "ftp://example.com"}"#, "invalid settings: providers.coinbase.baseURL: expected an http(s) URL without query or fragment, such as https://api.coinbase.com"),
         (#"{"baseURL": "https://x/?a=1"}"#, "invalid settings: providers.coinbase.baseURL: expected an http(s) URL without query or fragment, such as https://api.coinbase.com"),
         (#"{"baseURL": 3}"#, "invalid settings: providers.coinbase.baseURL: expected a string, found a number"),

@@ -29,7 +29,7 @@ struct ConfigErrorTests {
     @Test func unknownKeyNamesTheKeyAndTheKnownOnes() throws {
         let (result, path) = try run(config: #"{"plugins": [], "provders": {}}"#)
         #expect(result == CommandResult(status: 3, standardOutput: "", standardError: """
-            pricehost: error: \(path): provders: unknown key; expected one of: plugins, pluginDirectories, providers, defaults, assets
+            pricehost: error: \(path): provders: unknown key (did you mean providers?); expected one of: plugins, pluginDirectories, providers, defaults, assets
 
             """))
     }
@@ -124,11 +124,22 @@ struct ConfigErrorTests {
         let config = #"{"plugins": ["libFileProvider.so"], "providers": {"file": {"path": "prices.json", "pth": "x"}}, "defaults": {"provider": "file"}}"#
         let (result, path) = try run(config: config)
         let plugin = BuiltProducts.plugin("libFileProvider.so")
+        _ = path
         #expect(result == CommandResult(status: 3, standardOutput: "", standardError: """
-            pricehost: warning: plugin \(plugin): declined to load (its entry returned NULL): invalid settings: providers.file.pth: unknown key; expected one of: path
-            pricehost: error: \(path): defaults.provider: no loaded plugin provides 'file'; no plugin loaded
+            pricehost: warning: plugin \(plugin): declined to load (its entry returned NULL): invalid settings: providers.file.pth: unknown key (did you mean path?); expected one of: path
+            pricehost: error: \(plugin): no loaded plugin provides 'file', and this plugin, which may be it, failed to load: declined to load (its entry returned NULL): invalid settings: providers.file.pth: unknown key (did you mean path?); expected one of: path
 
             """))
+    }
+
+    /// A settings typo makes the plugin decline: `--provider` then names the plugin's
+    /// own reason with exit 3, not an unknown provider with exit 2.
+    @Test func aPluginThatDeclinedIsTheErrorForTheProviderAskedFor() throws {
+        let config = #"{"plugins": ["libFileProvider.so"], "providers": {"file": {"paht": "prices.json"}}}"#
+        let (result, _) = try run(config: config, ["fetch", "--provider", "file", "--asset", "BTC"])
+        let plugin = BuiltProducts.plugin("libFileProvider.so")
+        #expect(result.status == 3, "\(result)")
+        #expect(result.errorLines.last == "pricehost: error: \(plugin): no loaded plugin provides 'file', and this plugin, which may be it, failed to load: declined to load (its entry returned NULL): invalid settings: providers.file.paht: unknown key (did you mean path?); expected one of: path", "\(result)")
     }
 
     @Test func checkWarnsAboutSettingsForAProviderNotLoaded() throws {

@@ -1,4 +1,4 @@
-import ProviderABI
+@testable import ProviderABI
 import Testing
 
 struct JSONCursorTests {
@@ -51,8 +51,19 @@ struct JSONCursorTests {
         let error = try #require(throws: JSONShapeError.self) {
             try settings.rejectUnknownKeys(allowed: ["path", "refresh"])
         }
-        #expect(error == JSONShapeError(path: "providers.file.paht", reason: "unknown key; expected one of: path, refresh"))
-        #expect(error.description == "providers.file.paht: unknown key; expected one of: path, refresh")
+        #expect(error == JSONShapeError(path: "providers.file.paht", reason: "unknown key (did you mean path?); expected one of: path, refresh"))
+        #expect(error.description == "providers.file.paht: unknown key (did you mean path?); expected one of: path, refresh")
+    }
+
+    @Test func aKeyFarFromEveryAllowedOneGetsNoSuggestion() throws {
+        let settings = try cursor(#"{"timeout": 3}"#)
+        let error = try #require(throws: JSONShapeError.self) { try settings.rejectUnknownKeys(allowed: ["provider", "currency"]) }
+        #expect(error.reason == "unknown key; expected one of: provider, currency")
+    }
+
+    @Test(arguments: [("baseUrl", "baseURL"), ("pahtt", "path"), ("apiversion", "apiVersion"), ("paht", "path")])
+    func aCloseKeyIsSuggested(typo: String, meant: String) {
+        #expect(JSONCursor.closest(to: typo, in: ["baseURL", "apiVersion", "path"]) == meant)
     }
 
     @Test func rejectUnknownKeysAcceptsOnlyAllowedKeys() throws {

@@ -8,6 +8,8 @@ struct PluginFailure: Error, CustomStringConvertible, Sendable, Equatable {
     var reason: String
     /// The file that already provides this plugin's provider name, when that is why it was refused.
     var duplicateOf: String?
+    /// The plugin's entry ran and declined to load (returned NULL), giving its own reason.
+    var declined = false
 
     /// Creates a failure.
     init(path: String, provider: String? = nil, reason: String, duplicateOf: String? = nil) {

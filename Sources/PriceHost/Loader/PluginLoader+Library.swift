@@ -47,7 +47,9 @@ extension PluginLoader {
         guard let descriptor = returned else {
             // The plugin's own last word is the reason: one line, not its log and ours.
             let reason = messages.last { $0.level >= .warning }?.message ?? "no reason given"
-            return fail("declined to load (its entry returned NULL): \(reason)")
+            var failure = PluginFailure(path: path, reason: "declined to load (its entry returned NULL): \(reason)")
+            failure.declined = true
+            return .failure(failure)
         }
         let result = DescriptorReader.read(descriptor, registered: registered, path: path, fetchTimeout: fetchTimeout,
                                            isWaitingOnHost: { [context] in context.hasHTTPInFlight }, diagnostics: diagnostics)

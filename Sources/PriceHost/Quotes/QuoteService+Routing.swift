@@ -12,6 +12,7 @@ extension QuoteService {
             for provider in explicitProviders {
                 try requireNotFailed(provider)
                 guard catalog.plugin(named: provider) != nil else {
+                    try requireNoNamelessFailure(provider)
                     throw .unknownProvider("unknown provider '\(provider)' (from --provider); \(loadedProvidersText)")
                 }
             }
@@ -25,6 +26,7 @@ extension QuoteService {
             for provider in providers {
                 try requireNotFailed(provider)
                 guard catalog.plugin(named: provider) != nil else {
+                    try requireNoNamelessFailure(provider)
                     throw .config(ConfigError(path: config.path, reason: "\(key): no loaded plugin provides '\(provider)'; \(loadedProvidersText)"))
                 }
             }
@@ -60,6 +62,17 @@ extension QuoteService {
         let report = catalog.report
         guard report.plugin(named: provider) == nil, let failure = report.failure(named: provider) else { return }
         throw .config(ConfigError(path: failure.path, reason: "provider '\(provider)' is this plugin's, which failed to load: \(failure.reason)"))
+    }
+
+    /// A provider nothing provides, while a plugin declined to load before it could
+    /// say its name (over a settings typo, say): that plugin may well be the
+    /// provider, so the plugin's own reason is the error, not an unknown name.
+    private func requireNoNamelessFailure(_ provider: String) throws(RoutingError) {
+        let nameless = catalog.report.failures.filter(\.declined)
+        guard let first = nameless.first else { return }
+        let others = nameless.dropFirst().map(\.path)
+        let also = others.isEmpty ? "" : " (also failed: \(others.joined(separator: ", ")))"
+        throw .config(ConfigError(path: first.path, reason: "no loaded plugin provides '\(provider)', and this plugin, which may be it, failed to load: \(first.reason)\(also)"))
     }
 
     private var loadedProvidersText: String {

@@ -32,8 +32,41 @@ public struct JSONCursor: Sendable {
     public func rejectUnknownKeys(allowed: [String]) throws(JSONShapeError) {
         guard case .object(let object) = value else { throw mismatch("an object") }
         for key in object.keys where !allowed.contains(key) {
-            throw child(key: key, .null).error("unknown key; expected one of: \(allowed.joined(separator: ", "))")
+            let suggestion = Self.closest(to: key, in: allowed).map { " (did you mean \($0)?)" } ?? ""
+            throw child(key: key, .null).error("unknown key\(suggestion); expected one of: \(allowed.joined(separator: ", "))")
         }
+    }
+
+    /// The allowed key a typo most likely meant: one that differs only in case, or
+    /// by one edit (two for keys of five characters or more); `nil` when none is close.
+    static func closest(to key: String, in allowed: [String]) -> String? {
+        if let sameLetters = allowed.first(where: { $0.lowercased() == key.lowercased() }) { return sameLetters }
+        let limit = key.count >= 5 ? 2 : 1
+        let scored = allowed.map { (key: $0, distance: editDistance(key.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit else { return nil }
+        return best.key
+    }
+
+    /// Edit distance between two short strings: insertions, deletions, substitutions
+    /// and swaps of two neighbours (`paht` is one edit from `path`).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
+            }
+            beforePrevious = previous
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// The member `key` of an object, or `nil` when absent (or explicitly `null`).
