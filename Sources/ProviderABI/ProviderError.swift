@@ -29,6 +29,11 @@ public struct ProviderError: Error, CustomStringConvertible, Sendable, Hashable 
         public static let noCompletion = Code(rawValue: "no_completion")
         /// Anything else.
         public static let failed = Code(rawValue: "failed")
+
+        /// Every code the host knows, in the order the header and PLUGINS.md list them.
+        /// A plugin may send another; the host passes it on and treats it as it treats `failed`.
+        public static let all: [Code] = [.notFound, .invalidRequest, .invalidResponse, .invalidSettings, .unavailable,
+                                         .timeout, .responseTooLarge, .noCompletion, .failed]
     }
 
     /// The class of failure.

@@ -106,7 +106,18 @@ typedef struct ph_quote {
 typedef struct ph_error {
     /** sizeof(ph_error) as the plugin compiled it. */
     uint32_t struct_size;
-    /** A short machine-readable code such as "not_found" or "unavailable"; may be NULL. */
+    /**
+     * A short machine-readable code; NULL means "failed". The codes:
+     *   "not_found"          the provider has no price for the pair (never retried)
+     *   "invalid_request"    the request itself is wrong (bad code, unsupported currency)
+     *   "invalid_response"   the source answered with something that is not a valid price
+     *   "invalid_settings"   the provider's settings in plugins.json are wrong
+     *   "unavailable"        the source could not be reached or is down; later may work
+     *   "timeout"            the answer did not come in time
+     *   "response_too_large" the answer was over the provider's maxResponseBytes
+     *   "no_completion"      the plugin never called its completion (the host's own)
+     *   "failed"             anything else
+     */
     const char *code;
     /** One human-readable line naming what failed; must not be NULL. */
     const char *message;
@@ -237,7 +248,8 @@ typedef struct ph_host_services {
      * plugins.json ("providers" key), as the text of a JSON object, with
      * ${VAR} already replaced and the host's own keys (timeoutSeconds,
      * maxAttempts, maxResponseBytes, retryBaseDelayMilliseconds,
-     * maxRetryAfterSeconds, maxConcurrentRequests) removed; "{}" when there
+     * maxRetryAfterSeconds, maxConcurrentRequests, maxAgeSeconds, staleQuotes,
+     * cacheSeconds, requestsPerSecond, burst) removed; "{}" when there
      * are none. Owned by the host; valid for the life of the process. Never NULL.
      */
     const char *(*settings_json)(void *host_context, const char *provider);
