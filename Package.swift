@@ -16,10 +16,6 @@ let package = Package(
         // The host's HTTP transport (URLSession), loaded on the first request so that
         // start-up does not pay for FoundationNetworking.
         .library(name: "URLSessionTransport", type: .dynamic, targets: ["URLSessionTransport"]),
-        .executable(name: "injection-benchmark", targets: ["InjectionBenchmark"]),
-        // The end-to-end benchmark (BENCHMARKS.md), and the floor it compares start-up against.
-        .executable(name: "pricehost-benchmark", targets: ["PriceHostBenchmark"]),
-        .executable(name: "hello-foundation", targets: ["HelloFoundation"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -46,10 +42,6 @@ let package = Package(
         .target(name: "CoinbaseProvider", dependencies: ["CoinbaseProviderLibrary", "ProviderABI"], path: "Plugins/CoinbaseProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
-
-        .executableTarget(name: "InjectionBenchmark", dependencies: ["Injection"]),
-        .executableTarget(name: "PriceHostBenchmark"),
-        .executableTarget(name: "HelloFoundation"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),

@@ -5,12 +5,19 @@
  * DAI, PYUSD and FDUSD are 1 USD; EURC is 1 EUR. Anything else is a clean
  * "not_found" error. It needs no settings; it logs a warning when it is given
  * some, because they would be ignored.
+ *
+ * -DPEG_PROVIDER_NAME="name" builds it under another provider name: the
+ * benchmark loads many copies of this shipped plugin that way.
  */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "pricehost_plugin.h"
+
+#ifndef PEG_PROVIDER_NAME
+#define PEG_PROVIDER_NAME "peg"
+#endif
 
 struct peg {
     const char *asset;
@@ -55,7 +62,7 @@ static const ph_plugin_descriptor descriptor = {
     .abi_minor = PRICEHOST_ABI_MINOR,
     .descriptor_size = sizeof(ph_plugin_descriptor),
     .fetcher_size = sizeof(ph_fetcher),
-    .name = "peg",
+    .name = PEG_PROVIDER_NAME,
     .version = "1.0.0",
     .fetchers = fetchers,
     .fetcher_count = sizeof fetchers / sizeof fetchers[0],
@@ -64,9 +71,9 @@ static const ph_plugin_descriptor descriptor = {
 __attribute__((visibility("default")))
 const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *host) {
     if (host == NULL || host->abi_major != PRICEHOST_ABI_MAJOR) return NULL;
-    const char *settings = host->settings_json(host->host_context, "peg");
+    const char *settings = host->settings_json(host->host_context, PEG_PROVIDER_NAME);
     if (strcmp(settings, "{}") != 0) {
-        host->log(host->host_context, PH_LOG_WARNING, "peg: takes no settings; ignoring providers.peg");
+        host->log(host->host_context, PH_LOG_WARNING, PEG_PROVIDER_NAME ": takes no settings; ignoring providers." PEG_PROVIDER_NAME);
     }
     return &descriptor;
 }

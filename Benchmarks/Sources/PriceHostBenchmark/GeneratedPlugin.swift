@@ -1,8 +1,7 @@
 import Glibc
 
-/// The generated plugins: the tests' configurable C plugin
-/// (Tests/EndToEndTests/Fixtures/test_plugin.c) in its default build, a provider
-/// with one general fetcher, compiled once per name with `-DPROVIDER=\"gen042\"`.
+/// The generated plugins: the shipped peg plugin (Plugins/PegProvider/peg_provider.c),
+/// compiled once per name with `-DPEG_PROVIDER_NAME=\"gen042\"`.
 enum GeneratedPlugin {
     /// `gen001` ... : distinct provider names, in order.
     static func names(_ count: Int) -> [String] {
@@ -30,7 +29,7 @@ enum GeneratedPlugin {
             for name in names {
                 if running.count == 2 { try finish(running.removeFirst()) }
                 let library = "\(directory)/lib\(name).so"
-                let command = Command(compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-fvisibility=hidden", "-DPROVIDER=\"\(name)\"",
+                let command = Command(compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-fvisibility=hidden", "-DPEG_PROVIDER_NAME=\"\(name)\"",
                                                  "-I", includeDirectory, "-o", library, source])
                 let errors = scratch.uniquePath("cc", suffix: "err")
                 running.append((try ChildProcess.start(command, standardError: .file(errors), timeoutSeconds: 120), errors))

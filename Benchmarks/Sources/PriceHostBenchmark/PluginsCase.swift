@@ -1,3 +1,5 @@
+import ProviderABI
+
 /// Case 2: cold `pricehost providers` with 0, 1, 10 and 100 generated C plugins,
 /// for the cost of each plugin added and whether it grows linearly.
 enum PluginsCase {
@@ -19,7 +21,7 @@ enum PluginsCase {
 
         var commands: [TimedCommand] = []
         for count in counts {
-            let config = try scratch.write(#"{"plugins": \#(JSONText.array(Array(libraries.prefix(count))))}"# + "\n",
+            let config = try scratch.write(#"{"plugins": \#(JSONValue.array(libraries.prefix(count).map(JSONValue.string)).serialized)}"# + "\n",
                                            to: "plugins-\(count).json")
             let command = Command(context.locations.pricehost, ["providers", "--config", config])
             try checkListing(try Timing.warmUp(command, scratch: scratch), names: Array(names.prefix(count)), command)
@@ -59,7 +61,7 @@ enum PluginsCase {
                     + "0->1 \(Report.signedMilliseconds(one - base)) (the first plugin also")
         Report.note("  pays for the loader's first dlopen). The 1->10 slope rests on a difference of ~9 plugins' cost,")
         Report.note("  within the run-to-run noise of a whole process, so the linearity figure is only a rough check.")
-        Report.note("each plugin: Tests/EndToEndTests/Fixtures/test_plugin.c, cc -shared -fPIC -O2 -DPROVIDER=..., absolute paths in \"plugins\"")
+        Report.note("each plugin: Plugins/PegProvider/peg_provider.c, cc -shared -fPIC -O2 -DPEG_PROVIDER_NAME=..., absolute paths in \"plugins\"")
         return [TargetOutcome(name: "plugins: cost per added plugin", figure: String(format: "%.3f ms", perPlugin),
                               target: String(format: "<= %.2f ms", target), met: met)]
     }

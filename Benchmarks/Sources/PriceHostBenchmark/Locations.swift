@@ -1,22 +1,25 @@
 import Glibc
 
-/// Where everything the benchmark runs or reads is: the built products beside
-/// this binary, and the repository that holds `plugins.json` and `prices.json`.
+/// Where everything the benchmark runs or reads is: pricehost and its plugins in
+/// the product package's release build, the benchmark's own tools beside this
+/// binary, and the repository that holds `plugins.json` and `prices.json`.
 struct Locations: Sendable {
-    /// The directory of `/proc/self/exe`: `swift build`'s bin path.
+    /// The product package's release build: `REPOSITORY/.build/release`.
     let binDirectory: String
+    /// The directory of `/proc/self/exe`: the Benchmarks package's bin path.
+    let toolDirectory: String
     let repository: String
 
     var pricehost: String { binDirectory + "/pricehost" }
-    var helloFoundation: String { binDirectory + "/hello-foundation" }
-    var injectionBenchmark: String { binDirectory + "/injection-benchmark" }
+    var helloFoundation: String { toolDirectory + "/hello-foundation" }
+    var injectionBenchmark: String { toolDirectory + "/injection-benchmark" }
     var coinbasePlugin: String { binDirectory + "/libCoinbaseProvider.so" }
     var filePlugin: String { binDirectory + "/libFileProvider.so" }
     var pluginsConfig: String { repository + "/plugins.json" }
     var pricesFile: String { repository + "/prices.json" }
     var abiHeaderDirectory: String { repository + "/Sources/CProviderABI/include" }
-    /// The tests' configurable C plugin; its default build is a minimal valid provider named by `-DPROVIDER`.
-    var cPluginSource: String { repository + "/Tests/EndToEndTests/Fixtures/test_plugin.c" }
+    /// The shipped peg plugin, built under another provider name by `-DPEG_PROVIDER_NAME`.
+    var cPluginSource: String { repository + "/Plugins/PegProvider/peg_provider.c" }
 
     /// Finds the bin directory and the repository, and checks that every file
     /// the chosen `cases` need is there.
@@ -25,7 +28,7 @@ struct Locations: Sendable {
         guard let executable = resolvedExecutable() else {
             throw BenchmarkError("cannot read /proc/self/exe to find the binaries built beside this one")
         }
-        let binDirectory = directory(of: executable)
+        let toolDirectory = directory(of: executable)
         let repository: String
         if let override {
             guard isRepository(override) else {
@@ -33,12 +36,12 @@ struct Locations: Sendable {
             }
             repository = override
         } else {
-            guard let found = searchUpwards(from: binDirectory) else {
-                throw BenchmarkError("no directory holding Package.swift and plugins.json within 10 levels above \(binDirectory); pass --repo PATH")
+            guard let found = searchUpwards(from: toolDirectory) else {
+                throw BenchmarkError("no directory holding Package.swift and plugins.json within 10 levels above \(toolDirectory); pass --repo PATH")
             }
             repository = found
         }
-        let locations = Locations(binDirectory: binDirectory, repository: repository)
+        let locations = Locations(binDirectory: repository + "/.build/release", toolDirectory: toolDirectory, repository: repository)
         try locations.checkPresent(for: cases)
         return locations
     }
@@ -51,7 +54,7 @@ struct Locations: Sendable {
         if cases.contains(.network) || cases.contains(.concurrency) { files.append(coinbasePlugin) }
         if cases.contains(.plugins) { files += [abiHeaderDirectory + "/pricehost_plugin.h", cPluginSource] }
         for path in executables where access(path, X_OK) != 0 {
-            throw BenchmarkError("\(path) is missing or not executable; build everything with: swift build -c release")
+            throw BenchmarkError("\(path) is missing or not executable; build everything with: bash Benchmarks/run (it runs swift build -c release in both packages)")
         }
         for path in files where access(path, R_OK) != 0 {
             throw BenchmarkError("\(path) is missing or unreadable" + (path.hasPrefix(binDirectory) ? "; build everything with: swift build -c release" : ""))

@@ -1,0 +1,24 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// The benchmarks, apart from the product they measure (BENCHMARKS.md).
+// `bash Benchmarks/run` builds both packages in release and runs pricehost-benchmark,
+// which finds pricehost and its plugins in the root package's .build/release.
+let package = Package(
+    name: "pricehost-benchmarks",
+    products: [
+        .executable(name: "pricehost-benchmark", targets: ["PriceHostBenchmark"]),
+        .executable(name: "injection-benchmark", targets: ["InjectionBenchmark"]),
+        // The floor start-up is compared against: a hello world that imports Foundation.
+        .executable(name: "hello-foundation", targets: ["HelloFoundation"]),
+    ],
+    dependencies: [
+        .package(name: "pricehost", path: ".."),
+    ],
+    targets: [
+        .executableTarget(name: "PriceHostBenchmark", dependencies: [.product(name: "ProviderABI", package: "pricehost")]),
+        .executableTarget(name: "InjectionBenchmark", dependencies: [.product(name: "Injection", package: "pricehost")]),
+        .executableTarget(name: "HelloFoundation"),
+    ],
+    swiftLanguageModes: [.v6]
+)
