@@ -4,11 +4,11 @@ import ConcurrencyHelpers
 ///
 /// ```swift
 /// let container = Container()
-/// container.register(Networking.self, scope: .singleton) { _ in HTTPNetworking() }
-/// container.register(PriceFetcher.self, name: "coinbase/ETH") { r in
-///     CryptoCurrencyPriceFetcher(asset: "ETH", networking: try r.resolve(Networking.self))
+/// container.register(HTTPClient.self, scope: .singleton) { _ in URLClient() }
+/// container.register(WeatherService.self, name: "oslo") { r in
+///     WeatherService(city: "Oslo", client: try r.resolve(HTTPClient.self))
 /// }
-/// let fetcher = try container.resolve(PriceFetcher.self, name: "coinbase/ETH")
+/// let weather = try container.resolve(WeatherService.self, name: "oslo")
 /// ```
 ///
 /// A child container (`Container(parent:)`) sees its parent's registrations and can override

@@ -1,12 +1,12 @@
 /// Registers a group of related services in one place (Swinject's `Assembly`).
 ///
 /// ```swift
-/// struct NetworkingModule: Module {
+/// struct StorageModule: Module {
 ///     func register(into container: Container) {
-///         container.register(Networking.self, scope: .singleton) { _ in HTTPNetworking() }
+///         container.register(Storage.self, scope: .singleton) { _ in DiskStorage(directory: "/var/lib/app") }
 ///     }
 /// }
-/// container.install(NetworkingModule(), PriceFetchersModule())
+/// container.install(StorageModule(), ReportingModule())
 /// ```
 public protocol Module {
     /// Adds this module's registrations to `container`.

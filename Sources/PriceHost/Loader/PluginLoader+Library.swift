@@ -3,32 +3,30 @@ import Glibc
 import ProviderABI
 
 extension PluginLoader {
-    func loadLibrary(at path: String, file: Int32, info: stat, pin: (sha256: String, keyPath: String)?,
-                             settings: [String: String], configDirectory: String,
-                             opened: inout Bool) -> Result<LoadedPlugin, PluginFailure> {
+    /// Checks and loads one opened plugin file: its owner and mode, its ELF header,
+    /// its pin; then `dlopen`, the entry call and the descriptor.
+    func loadLibrary(_ file: CheckedLibraryFile, pin: (sha256: String, keyPath: String)?,
+                     settings: [String: String], configDirectory: String,
+                     opened: inout Bool) -> Result<LoadedPlugin, PluginFailure> {
+        let path = file.path
         func fail(_ reason: String) -> Result<LoadedPlugin, PluginFailure> {
             .failure(PluginFailure(path: path, reason: reason))
         }
-        if let refusal = PluginFileSecurity.refusal(file: path, fileInfo: info, allowInsecure: options.allowInsecure,
-                                                    diagnostics: diagnostics) {
-            return fail(refusal)
-        }
-        let prefix = FileDescriptorReader.read(file, upTo: 64)
-        if let problem = ELFHeader.check(prefix) { return fail(problem) }
+        if let refusal = file.refusal(allowInsecure: options.allowInsecure, diagnostics: diagnostics) { return fail(refusal.reason) }
 
         var sha256: String?
         if pin != nil || options.computeHashes {
-            switch PluginPin.hash(file, checking: pin) {
+            switch PluginPin.hash(file.descriptor, checking: pin) {
             case .success(let digest): sha256 = digest
             case .failure(let refusal): return fail(refusal.reason)
             }
         }
 
-        _ = dlerror()
         // The open file, not the path: what was checked and hashed is what is loaded.
-        guard let handle = dlopen("/proc/self/fd/\(file)", RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            return fail("dlopen failed: \(reason.replacingOccurrences(of: "/proc/self/fd/\(file)", with: path))")
+        let handle: UnsafeMutableRawPointer
+        switch file.load() {
+        case .success(let loaded): handle = loaded
+        case .failure(let refusal): return fail(refusal.reason)
         }
         opened = true
         // The handle is kept (never dlclose'd) for the life of the process.

@@ -81,27 +81,21 @@ struct PluginLoader: Sendable {
         /// Loads `candidate`; `nil` when this session already loaded that file under another path.
         mutating func load(_ candidate: Candidate) -> Result<LoadedPlugin, PluginFailure>? {
             let path = PluginLoader.realPath(candidate.path) ?? candidate.path
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                return .failure(PluginFailure(path: path, reason: "cannot open: \(String(cString: strerror(errno)))"))
+            let file: CheckedLibraryFile
+            switch CheckedLibraryFile.open(path) {
+            case .success(let opened): file = opened
+            case .failure(let refusal): return .failure(PluginFailure(path: path, reason: refusal.reason))
             }
-            // Once dlopen has seen a descriptor it stays open for the life of the
-            // process: dlopen knows the library as /proc/self/fd/N, and glibc would
-            // take a later library under a reused N for this one.
+            // Once dlopen has seen a descriptor it stays open for the life of the process.
             var keepOpen = false
-            defer { if !keepOpen { close(descriptor) } }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                return .failure(PluginFailure(path: path, reason: "not a regular file"))
-            }
+            defer { if !keepOpen { file.close() } }
             // By device and inode, as dlopen itself tells libraries apart: a second
             // path to the same file (a hard link) is the same library, loaded once.
-            let key = LibraryCache.FileKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            let key = LibraryCache.FileKey(device: UInt64(file.info.st_dev), inode: UInt64(file.info.st_ino))
             guard seenFiles.insert(key).inserted else { return nil }
             let loader = loader, settings = settings, configDirectory = config.directory
             return LibraryCache.shared.load(key) {
-                loader.loadLibrary(at: path, file: descriptor, info: info, pin: candidate.pin, settings: settings,
-                                   configDirectory: configDirectory, opened: &keepOpen)
+                loader.loadLibrary(file, pin: candidate.pin, settings: settings, configDirectory: configDirectory, opened: &keepOpen)
             }
         }
     }

@@ -92,17 +92,23 @@ final class TransportLibrary: Networking {
         guard let path = paths.first(where: { access($0, F_OK) == 0 }) else {
             return fail("\(fileName) not found in \(paths.map(FilePath.directory(of:)).joined(separator: ", "))")
         }
-        var fileInfo = stat()
-        guard stat(path, &fileInfo) == 0 else {
-            return fail("cannot stat \(path): \(String(cString: strerror(errno)))")
+        // Checked and loaded through one descriptor, as plugins are: no window between the check and the load.
+        let file: CheckedLibraryFile
+        switch CheckedLibraryFile.open(path) {
+        case .success(let opened): file = opened
+        case .failure(let refusal): return fail("\(path): \(refusal.reason)")
         }
-        if let refusal = PluginFileSecurity.refusal(file: path, fileInfo: fileInfo, allowInsecure: allowInsecure, diagnostics: diagnostics) {
-            return fail(refusal)
+        if let refusal = file.refusal(allowInsecure: allowInsecure, diagnostics: diagnostics) {
+            file.close()
+            return fail(refusal.reason)
         }
-        _ = dlerror()
-        // Never dlclose'd: URLSession's threads outlive any one request.
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            return fail("dlopen \(path) failed: \(dlerror().map { String(cString: $0) } ?? "unknown error")")
+        // Never dlclose'd: URLSession's threads outlive any one request; the descriptor stays open with it.
+        let handle: UnsafeMutableRawPointer
+        switch file.load() {
+        case .success(let loaded): handle = loaded
+        case .failure(let refusal):
+            file.close()
+            return fail(refusal.reason)
         }
         guard let symbol = dlsym(handle, CHTTPBridge.transportGetSymbol) else {
             return fail("\(path) does not export \(CHTTPBridge.transportGetSymbol): it is from another pricehost version")

@@ -77,4 +77,17 @@ struct TransportLibraryTests {
         }
         #expect(error?.message.contains("file \(path) is writable by its group (mode 0664)") == true, "\(String(describing: error))")
     }
+
+    /// Checked as plugins are, through one open descriptor: a file that is no ELF library is refused before dlopen.
+    @Test func aFileThatIsNoLibraryIsRefusedBeforeItIsLoaded() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write("not a library", to: TransportLibrary.fileName)
+        #expect(chmod(path, 0o644) == 0)
+        let library = TransportLibrary(directories: [directory.path], allowInsecure: false, diagnostics: Diagnostics(sink: { _ in }))
+        let error = await #expect(throws: ProviderError.self) {
+            try await library.get(HTTPRequest(url: "http://127.0.0.1:9/"), maxResponseBytes: 1024)
+        }
+        #expect(error?.message == "the HTTP transport cannot be loaded: not an ELF shared library (the file does not start with the ELF magic number); reinstall pricehost")
+    }
 }
