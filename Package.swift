@@ -13,9 +13,6 @@ let package = Package(
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
-        // The host's HTTP transport (URLSession), loaded on the first request so that
-        // start-up does not pay for FoundationNetworking.
-        .library(name: "URLSessionTransport", type: .dynamic, targets: ["URLSessionTransport"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -27,12 +24,11 @@ let package = Package(
         // The container knows nothing of prices or plugins.
         .target(name: "Injection", dependencies: ["ConcurrencyHelpers"]),
 
+        // The slice of libcurl's C API the host uses: declarations only; libcurl is dlopen()ed, never linked.
+        .target(name: "CCurl"),
         // The host: config, loader, adapters, services, commands; and its thin main.
-        .target(name: "PriceHost", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),
+        .target(name: "PriceHost", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
-        // The host's HTTP transport, split like the plugins: its code, and the C export.
-        .target(name: "URLSessionTransportLibrary", dependencies: ["ProviderABI", "CProviderABI", "ConcurrencyHelpers"]),
-        .target(name: "URLSessionTransport", dependencies: ["URLSessionTransportLibrary", "CProviderABI"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
         .target(name: "FileProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/FileProvider/Library"),
@@ -49,7 +45,7 @@ let package = Package(
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "URLSessionTransportLibrary"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],

@@ -7,7 +7,6 @@
 # Layout:
 #   PREFIX/bin/pricehost
 #   PREFIX/lib/pricehost/plugins/lib*.so      found by the binary with no setting (../lib/pricehost/plugins)
-#   PREFIX/lib/pricehost/libURLSessionTransport.so  the HTTP transport, loaded on the first request
 #   PREFIX/etc/pricehost/plugins.json          example config (an existing one is kept)
 #   PREFIX/share/pricehost/prices.json         sample prices for the file provider
 #   PREFIX/lib/pricehost/install-manifest      what was installed, for --uninstall
@@ -52,7 +51,7 @@ if [ -z "$build_dir" ]; then
   swift build -c release
   build_dir=$(swift build -c release --show-bin-path)
 fi
-for file in pricehost libURLSessionTransport.so libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
+for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
   [ -f "$build_dir/$file" ] || { echo "install.sh: $build_dir/$file is missing; build first" >&2; exit 1; }
 done
 
@@ -63,7 +62,6 @@ put() {  # MODE SOURCE TARGET
   installed+=("$3")
 }
 put 0755 "$build_dir/pricehost" "$prefix/bin/pricehost"
-put 0755 "$build_dir/libURLSessionTransport.so" "$prefix/lib/pricehost/libURLSessionTransport.so"
 for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
   put 0755 "$build_dir/$plugin" "$prefix/lib/pricehost/plugins/$plugin"
 done

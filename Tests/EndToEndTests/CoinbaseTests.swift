@@ -152,7 +152,7 @@ struct CoinbaseTests {
         try withSandbox { sandbox, server in
             let result = try sandbox.run(["fetch", "--asset", "BIG"])
             #expect(result == CommandResult(status: 1, standardOutput: "", standardError: """
-                pricehost: error: coinbase: GET \(server.baseURL)/v2/prices/BIG-USD/spot: the answer is 67108864 bytes; the limit (maxResponseBytes) is 1048576
+                pricehost: error: coinbase: GET \(server.baseURL)/v2/prices/BIG-USD/spot: the answer is 67108864 bytes; the limit (maxResponseBytes) is 1048576 (after 1 attempt)
 
                 """))
             #expect(server.requestCount(path: "/v2/prices/BIG-USD/spot") == 1)

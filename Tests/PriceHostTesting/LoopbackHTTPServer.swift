@@ -3,8 +3,9 @@ import Glibc
 import Synchronization
 
 /// A small HTTP/1.1 server on 127.0.0.1 for tests: real sockets, nothing
-/// mocked below them. Each request is answered by `handler` on its own
-/// thread; the server counts requests per path. Stop it with ``stop()``.
+/// mocked below them. Each connection is served on its own thread, with
+/// keep-alive: requests on one connection are answered in order by `handler`.
+/// The server counts connections, and requests per path. Stop it with ``stop()``.
 public final class LoopbackHTTPServer: Sendable {
     /// A request as the server saw it.
     public struct Request: Sendable, Equatable {
@@ -28,6 +29,24 @@ public final class LoopbackHTTPServer: Sendable {
         public var delay: Double
         /// Announce this Content-Length instead of the body's (a larger one makes a truncated body).
         public var declaredLength: Int?
+        /// Misbehaviour instead of an HTTP answer, for tests of bad upstreams.
+        public var raw: Raw?
+
+        /// What a misbehaving server sends. The connection closes after it.
+        public enum Raw: Sendable {
+            /// These bytes exactly, then the connection stays open (sending nothing) for `holdOpen` seconds.
+            case bytes([UInt8], holdOpen: Double)
+            /// `head`, then `chunk` again and again until the client hangs up, at most `limit` bytes
+            /// or `seconds`, whichever comes first.
+            case endless(head: [UInt8], chunk: [UInt8], limit: Int, seconds: Double)
+        }
+
+        /// A reply that is not HTTP, or not only: see ``Raw``.
+        public static func misbehaving(_ raw: Raw) -> Reply {
+            var reply = Reply()
+            reply.raw = raw
+            return reply
+        }
 
         /// Creates a reply.
         public init(status: Int = 200, headers: [(String, String)] = [], body: String = "", delay: Double = 0, declaredLength: Int? = nil) {
@@ -54,6 +73,12 @@ public final class LoopbackHTTPServer: Sendable {
     private let counts = Mutex<[String: Int]>([:])
     private let concurrency = Mutex<(current: Int, peak: Int)>((0, 0))
     private let arrivals = Mutex<[ContinuousClock.Instant]>([])
+    private let connections = Atomic<Int>(0)
+
+    /// How many TCP connections clients opened.
+    public var connectionCount: Int {
+        connections.load(ordering: .acquiring)
+    }
 
     /// When each request arrived, in order.
     public var arrivalTimes: [ContinuousClock.Instant] {
@@ -129,9 +154,20 @@ public final class LoopbackHTTPServer: Sendable {
 
     private func serve(_ connection: Int32) {
         defer { close(connection) }
+        connections.add(1, ordering: .acquiringAndReleasing)
+        // An idle keep-alive connection is closed after 10 s, as servers do.
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let request = readRequest(connection) else { return }
+        var pending: [UInt8] = []
+        // Bounded: a client gets at most 10,000 answers on one connection.
+        for _ in 0..<10_000 {
+            guard let request = readRequest(connection, buffer: &pending) else { return }
+            guard answer(request, on: connection) else { return }
+        }
+    }
+
+    /// Answers one request; false when the connection must close after it.
+    private func answer(_ request: Request, on connection: Int32) -> Bool {
         arrivals.withLock { $0.append(.now) }
         let previous = counts.withLock { counts -> Int in
             let count = counts[request.path, default: 0]
@@ -142,23 +178,48 @@ public final class LoopbackHTTPServer: Sendable {
         defer { concurrency.withLock { $0.current -= 1 } }
         let reply = handler(request, previous)
         if reply.delay > 0 { Thread.sleep(forTimeInterval: reply.delay) }
+        if let raw = reply.raw {
+            misbehave(raw, on: connection)
+            return false
+        }
+        // A truncated body can only end with the connection.
+        let keepAlive = reply.declaredLength == nil && request.headers["connection"]?.lowercased() != "close"
         var head = "HTTP/1.1 \(reply.status) \(Self.reason(reply.status))\r\n"
-        head += "Content-Length: \(reply.declaredLength ?? reply.body.count)\r\nConnection: close\r\n"
+        head += "Content-Length: \(reply.declaredLength ?? reply.body.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n"
         for (name, value) in reply.headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        guard sendAll(connection, Array(head.utf8)) else { return }
-        _ = sendAll(connection, reply.body)
+        guard sendAll(connection, Array(head.utf8)), sendAll(connection, reply.body) else { return false }
+        return keepAlive
     }
 
-    private func readRequest(_ connection: Int32) -> Request? {
-        var buffer: [UInt8] = []
+    private func misbehave(_ raw: Reply.Raw, on connection: Int32) {
+        switch raw {
+        case .bytes(let bytes, let holdOpen):
+            guard sendAll(connection, bytes) else { return }
+            if holdOpen > 0 {
+                // Until the client gives up (recv returns 0 or fails) or the time is over.
+                var timeout = timeval(tv_sec: Int(holdOpen), tv_usec: Int((holdOpen - holdOpen.rounded(.down)) * 1_000_000))
+                setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                var byte: UInt8 = 0
+                _ = recv(connection, &byte, 1, 0)
+            }
+        case .endless(let head, let chunk, let limit, let seconds):
+            guard sendAll(connection, head) else { return }
+            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            var sent = head.count
+            while sent < limit, ContinuousClock.now < deadline, sendAll(connection, chunk) {
+                sent += chunk.count
+            }
+        }
+    }
+
+    /// The next request on the connection; bytes past it (a pipelined request) stay in `buffer`.
+    private func readRequest(_ connection: Int32, buffer: inout [UInt8]) -> Request? {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while buffer.count < 64 * 1024 {
-            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return nil }
-            buffer += chunk.prefix(count)
             if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
                 let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                buffer.removeSubrange(..<end.upperBound)
                 let lines = head.components(separatedBy: "\r\n")
                 let parts = lines.first?.split(separator: " ") ?? []
                 guard parts.count >= 2 else { return nil }
@@ -169,6 +230,9 @@ public final class LoopbackHTTPServer: Sendable {
                 }
                 return Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
             }
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            buffer += chunk.prefix(count)
         }
         return nil
     }
@@ -186,6 +250,7 @@ public final class LoopbackHTTPServer: Sendable {
     private static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 301: "Moved Permanently"
         case 302: "Found"
         case 400: "Bad Request"
         case 404: "Not Found"

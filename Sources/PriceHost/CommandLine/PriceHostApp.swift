@@ -63,7 +63,7 @@ public struct PriceHostApp: Sendable {
         // Before any plugin runs: its stray prints must not reach the data channel.
         _ = LineOutput.standardOutput
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
-                                                      allowInsecureFiles: invocation.allowInsecurePlugins)
+                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
         var options = PluginLoader.Options()
         options.allowInsecure = invocation.allowInsecurePlugins
         // Hashes are printed by `providers --format json` and `check`; the text listing has no use for them.
@@ -101,15 +101,19 @@ public struct PriceHostApp: Sendable {
             for duplicate in catalog.duplicates { diagnostics.error(duplicate.description) }
             return .configOrPlugin
         }
+        let status: ExitStatus
         switch invocation.command {
         case .watch:
-            return await WatchCommand(invocation: invocation, config: config, catalog: catalog, container: container,
+            status = await WatchCommand(invocation: invocation, config: config, catalog: catalog, container: container,
                                       output: standardOutput, diagnostics: diagnostics).run()
         case .fetch:
             let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
-            return await FetchCommand(invocation: invocation, service: service, output: standardOutput, diagnostics: diagnostics).run()
+            status = await FetchCommand(invocation: invocation, service: service, output: standardOutput, diagnostics: diagnostics).run()
         default:
             return ProvidersCommand(invocation: invocation, report: catalog.report, output: standardOutput).run()
         }
+        // No libcurl is a broken install, not a market's bad day: the error lines said what to install.
+        if status != .success, CompositionRoot.networkingLoadFailure(in: container) != nil { return .configOrPlugin }
+        return status
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import ProviderABI
 
 /// Strict reading of `plugins.json`: unknown keys and wrong types are errors
@@ -47,7 +48,15 @@ enum ConfigParser {
             guard ProviderName.isValid(name) else { throw settings.error(ProviderName.rule) }
             _ = try settings.members()  // settings must be an object
             let substituted = JSONCursor(try EnvironmentSubstitution.apply(to: settings, environment: environment), path: settings.path)
-            config.providerPolicies[name] = try ProviderPolicy(settings: substituted)
+            var policy = try ProviderPolicy(settings: substituted)
+            if let caFile = policy.caFile, let member = try substituted.optionalMember("caFile") {
+                let path = config.absolutePath(caFile)
+                guard access(path, R_OK) == 0 else {
+                    throw member.error("cannot read the CA file \(path): \(String(cString: strerror(errno)))")
+                }
+                policy.caFile = path
+            }
+            config.providerPolicies[name] = policy
             guard case .object(var object) = substituted.value else { throw settings.error("expected an object") }
             for key in ProviderPolicy.keys { object[key] = nil }
             config.providerSettings[name] = .object(object)

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import ProviderABI
 
 /// The HTTP client one provider's plugin is given: its policy around the
@@ -6,6 +6,7 @@ import ProviderABI
 /// jitter, for what can succeed on retry: timeouts, connection failures, 429
 /// (honouring `Retry-After` up to a cap) and 5xx. Any other status, 4xx
 /// included, is returned at once. Bodies are capped at `maxResponseBytes`.
+/// A failure's message ends with how many attempts were made: `(after 1 attempt)`.
 struct ProviderHTTPClient: HTTPClient {
     /// The transport.
     let transport: any Networking
@@ -28,13 +29,14 @@ struct ProviderHTTPClient: HTTPClient {
     func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         var request = request
         request.timeout = min(request.timeout ?? policy.timeout, policy.timeout)
+        let options = policy.transferOptions
         try transport.prepare()
         var attempt = 1
         while true {
             let delay: Duration
             do {
                 try await budget?.take()
-                let response = try await transport.get(request, maxResponseBytes: policy.maxResponseBytes)
+                let response = try await transport.get(request, options: options)
                 guard attempt < policy.maxAttempts, Self.isRetryable(status: response.status) else { return response }
                 if let retryAfter = Self.retryAfter(response) {
                     // A server asking for a longer pause than we will wait has answered for now.
@@ -43,9 +45,9 @@ struct ProviderHTTPClient: HTTPClient {
                 } else {
                     delay = backoff(attempt: attempt)
                 }
-            } catch let error as ProviderError where error.code == .timeout || error.code == .unavailable {
-                guard attempt < policy.maxAttempts else {
-                    throw ProviderError(error.code, attempt > 1 ? "\(error.message) (after \(attempt) attempts)" : error.message)
+            } catch let error as ProviderError {
+                guard attempt < policy.maxAttempts, error.code == .timeout || error.code == .unavailable else {
+                    throw ProviderError(error.code, "\(error.message) (after \(attempt) attempt\(attempt == 1 ? "" : "s"))")
                 }
                 delay = backoff(attempt: attempt)
             }
@@ -60,15 +62,13 @@ struct ProviderHTTPClient: HTTPClient {
     }
 
     /// `Retry-After` as seconds (`120`) or an HTTP date, when present and sane.
-    static func retryAfter(_ response: HTTPResponse, now: Date = Date()) -> Duration? {
-        guard let value = response.header("retry-after")?.trimmingCharacters(in: .whitespaces) else { return nil }
-        if let seconds = Int(value), seconds >= 0 { return .seconds(seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(0, Int(clamping: Int64(exactly: (date.timeIntervalSince(now) * 1000).rounded(.up)) ?? Int64.max)))
+    /// - Parameter now: seconds since 1970, as the clock reads them.
+    static func retryAfter(_ response: HTTPResponse, now: Int = Int(time(nil))) -> Duration? {
+        guard let value = response.header("retry-after") else { return nil }
+        let trimmed = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        if let seconds = Int(trimmed), seconds >= 0 { return .seconds(seconds) }
+        guard let date = HTTPDate.secondsSince1970(trimmed) else { return nil }
+        return .seconds(max(0, date - now))
     }
 
     /// Half the exponential step plus a random half: `base * 2^(attempt-1) * [0.5, 1]`.

@@ -23,6 +23,11 @@ struct ProviderPolicy: Sendable, Equatable {
     var requestsPerSecond: Double?
     /// `burst`: requests allowed at once within that budget (1 to 1000; default the rate rounded up).
     var burst: Int?
+    /// `followRedirects`: follow up to 3 redirects within the same origin (default false: a 3xx is the answer).
+    var followRedirects = false
+    /// `caFile`: a PEM bundle of the CAs to trust for this provider's https, instead of the system's
+    /// (a path relative to the config file's directory; default none).
+    var caFile: String?
     /// `cacheSeconds`: a quote is reused for this long within one process, e.g. across `watch` ticks (0 to 86400; default 0, no cache).
     var cacheSeconds = 0
 
@@ -33,10 +38,16 @@ struct ProviderPolicy: Sendable, Equatable {
         return timeout * maxAttempts + max(maxRetryAfter, longestBackoff) * (maxAttempts - 1)
     }
 
+    /// What the transport is asked to do for each of this provider's exchanges.
+    var transferOptions: TransferOptions {
+        TransferOptions(maxResponseBytes: maxResponseBytes, maxRedirects: followRedirects ? CurlTransport.maxRedirects : 0,
+                        caFile: caFile)
+    }
+
     /// The keys the host reads and removes from a provider's settings.
     static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
                               "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes", "cacheSeconds",
-                              "requestsPerSecond", "burst"]
+                              "requestsPerSecond", "burst", "followRedirects", "caFile"]
 
     /// The defaults.
     init() {}
@@ -57,6 +68,15 @@ struct ProviderPolicy: Sendable, Equatable {
                 throw value.error("expected a number of requests per second from 0.01 to 1000")
             }
             requestsPerSecond = rate
+        }
+        if let value = try settings.optionalMember("followRedirects") {
+            guard case .bool(let follow) = value.value else { throw value.error("expected true or false") }
+            followRedirects = follow
+        }
+        if let value = try settings.optionalMember("caFile") {
+            let path = try value.string()
+            guard !path.isEmpty else { throw value.error("must not be empty") }
+            caFile = path
         }
         if let value = try settings.optionalMember("burst") { burst = try value.integer(in: 1...1000) }
         if let value = try settings.optionalMember("maxAgeSeconds") { maxAgeSeconds = try value.integer(in: 1...31_536_000) }

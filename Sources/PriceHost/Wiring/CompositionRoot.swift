@@ -8,7 +8,7 @@ import ProviderABI
 ///   -> ConfigLocator -> Config                              (plugins.json)
 ///   -> Container:
 ///        Config, Diagnostics                                singletons
-///        Networking                                         TransportLibrary: URLSession in libURLSessionTransport.so, loaded on first request
+///        Networking                                         CurlTransport: libcurl, dlopen'ed on the first request
 ///        TokenBucket "provider"                             a provider's request budget (requestsPerSecond), singleton
 ///        HTTPClient (argument: provider)                    ProviderHTTPClient: the provider's policy and budget around Networking
 ///   -> PluginSearchPath + PluginLoader                      (find, check, dlopen, read descriptors; plugins get HTTPClient from the container)
@@ -27,16 +27,13 @@ enum CompositionRoot {
     }
 
     /// The container with the host's own services; plugins' fetchers are added by ``ProviderCatalog``.
-    /// - Parameter allowInsecureFiles: load the HTTP transport library even when others could replace it.
-    static func makeContainer(config: Config, diagnostics: Diagnostics, allowInsecureFiles: Bool = false) -> Container {
+    /// - Parameter libcurl: the soname or path of libcurl (`PRICEHOST_LIBCURL`), loaded on the first request.
+    static func makeContainer(config: Config, diagnostics: Diagnostics, libcurl: String = LibCurl.defaultName) -> Container {
         let container = Container()
         container.register(Config.self, scope: .singleton) { _ in config }
         container.register(Diagnostics.self, scope: .singleton) { _ in diagnostics }
-        // Loaded on the first request, so a command that needs no HTTP never maps FoundationNetworking.
-        container.register(Networking.self, scope: .singleton) { _ in
-            TransportLibrary(directories: TransportLibrary.directories(executableDirectory: ExecutableLocation.directory),
-                             allowInsecure: allowInsecureFiles, diagnostics: diagnostics)
-        }
+        // libcurl is loaded on the first request, so a command that needs no HTTP never maps it.
+        container.register(Networking.self, scope: .singleton) { _ in CurlTransport(libraryName: libcurl) }
         // One request budget per provider that sets one, shared by all its requests.
         for (provider, policy) in config.providerPolicies {
             guard let rate = policy.requestsPerSecond else { continue }
@@ -64,6 +61,12 @@ enum CompositionRoot {
     /// The catalog of providers for `config`: plugins found by `loader`, registered into `container`.
     static func makeCatalog(loader: PluginLoader, config: Config, container: Container) -> ProviderCatalog {
         ProviderCatalog(loader: loader, config: config, container: container)
+    }
+
+    /// Why libcurl could not be loaded, if a request in `container` tried and failed:
+    /// the commands that fetch then exit 3, as for a broken install.
+    static func networkingLoadFailure(in container: Container) -> LibCurl.LoadError? {
+        (try? container.resolve(Networking.self) as? CurlTransport)?.loadFailure
     }
 
     /// The provider's HTTP client from `container`; the registration is the composition root's own,

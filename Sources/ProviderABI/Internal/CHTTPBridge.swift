@@ -1,20 +1,9 @@
 import CProviderABI
 import Glibc
 
-/// One HTTP GET across the C boundary, both ways. Three places use it: a
-/// plugin calling the host's `http_get`, the host answering it, and the host
-/// calling its URLSession transport library (which is loaded on first use, so
-/// that a process needing no HTTP never maps FoundationNetworking).
+/// One HTTP GET across the C boundary, both ways: a plugin calling the
+/// host's `http_get`, and the host answering it.
 package enum CHTTPBridge {
-    /// The transport library's one export: `http_get` without a host context,
-    /// with the body cap the host's policy sets.
-    package typealias TransportGetFunction = @convention(c) (
-        _ request: UnsafePointer<ph_http_request>?, _ maxResponseBytes: UInt64,
-        _ completion: ph_http_completion?, _ context: UnsafeMutableRawPointer?) -> Void
-
-    /// The symbol the transport library exports a ``TransportGetFunction`` under.
-    package static let transportGetSymbol = "pricehost_transport_v1_get"
-
     /// Lays `request` out as a `ph_http_request` for `start`, and waits for the
     /// completion `start` is given to be called (exactly once, from any thread).
     package static func perform(

@@ -19,8 +19,8 @@ final class ScriptedNetworking: Networking {
     var limits: [Int] { attempts.withLock { $0.map(\.1) } }
     var timeouts: [Duration?] { attempts.withLock { $0.map(\.0.timeout) } }
 
-    func get(_ request: HTTPRequest, maxResponseBytes: Int) async throws -> HTTPResponse {
-        attempts.withLock { $0.append((request, maxResponseBytes)) }
+    func get(_ request: HTTPRequest, options: TransferOptions) async throws -> HTTPResponse {
+        attempts.withLock { $0.append((request, options.maxResponseBytes)) }
         let next = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         guard let next else { throw ProviderError(.unavailable, "script ran out") }
         return try next.get()
@@ -92,12 +92,12 @@ struct ProviderHTTPClientTests {
 
     @Test func oversizedAnswerIsNotRetried() async {
         let transport = ScriptedNetworking([.failure(ProviderError(.responseTooLarge, "too big")), Self.response(200)])
-        await #expect(throws: ProviderError(.responseTooLarge, "too big")) { try await client(transport).get(request) }
+        await #expect(throws: ProviderError(.responseTooLarge, "too big (after 1 attempt)")) { try await client(transport).get(request) }
         #expect(transport.attemptCount == 1)
     }
 
     @Test func retryAfterReadsSecondsAndHTTPDates() {
-        let now = Date(timeIntervalSince1970: 1_763_640_000)  // Thu, 20 Nov 2025 12:00:00 GMT
+        let now = 1_763_640_000  // Thu, 20 Nov 2025 12:00:00 GMT
         func after(_ value: String) -> Duration? {
             ProviderHTTPClient.retryAfter(HTTPResponse(status: 429, headers: [HTTPHeader("Retry-After", value)]), now: now)
         }
@@ -106,6 +106,18 @@ struct ProviderHTTPClientTests {
         #expect(after("Thu, 20 Nov 2025 11:00:00 GMT") == .zero)
         #expect(after("soon") == nil)
         #expect(after("-5") == nil)
+        #expect(after("Thu, 20 Nov 2025 12:00:30") == nil)
+        #expect(after("Thu, 31 Foo 2025 12:00:30 GMT") == nil)
+    }
+
+    @Test func redirectsAndTheCAFileReachTheTransportOnlyAsThePolicySays() async throws {
+        let transport = ScriptedNetworking([Self.response(200)])
+        var policy = ProviderPolicy()
+        #expect(policy.transferOptions == TransferOptions(maxResponseBytes: 1 << 20, maxRedirects: 0, caFile: nil))
+        policy.followRedirects = true
+        policy.caFile = "/etc/ssl/private-ca.pem"
+        #expect(policy.transferOptions == TransferOptions(maxResponseBytes: 1 << 20, maxRedirects: 3, caFile: "/etc/ssl/private-ca.pem"))
+        _ = try await client(transport, policy: policy).get(request)
     }
 
     /// The seeds' swap: the real policy over a simulated transport, through a child container.
@@ -121,6 +133,6 @@ struct ProviderHTTPClientTests {
         let policy = try #require(client as? ProviderHTTPClient).policy
         #expect(policy.maxAttempts == 2)
         #expect(try #require(client as? ProviderHTTPClient).transport is ScriptedNetworking)
-        #expect(try #require(CompositionRoot.httpClient(for: "coinbase", in: parent) as? ProviderHTTPClient).transport is TransportLibrary)
+        #expect(try #require(CompositionRoot.httpClient(for: "coinbase", in: parent) as? ProviderHTTPClient).transport is CurlTransport)
     }
 }

@@ -1,0 +1,1 @@
+// The declarations are in include/ccurl.h; this file gives the target a source.

@@ -1,0 +1,31 @@
+import ProviderABI
+
+/// One GET as the transport hands it to the event loop.
+struct CurlJob: Sendable {
+    /// What a finished exchange gives back: the answer, and where a 3xx points.
+    struct Exchange: Sendable {
+        var response: HTTPResponse
+        /// The absolute URL a redirect names (libcurl resolves a relative `Location`).
+        var redirectURL: String?
+    }
+
+    /// Tells a job apart from the others, for cancellation.
+    let id: Int
+    let url: String
+    /// Every header to send, `User-Agent` included.
+    let headers: [HTTPHeader]
+    /// The whole exchange's deadline.
+    let timeout: Duration
+    let options: TransferOptions
+    let continuation: CheckedContinuation<Exchange, any Error>
+}
+
+/// What a provider's policy asks of one exchange.
+struct TransferOptions: Sendable, Equatable {
+    /// The largest body accepted, counted after decoding; the transfer stops as soon as it is exceeded.
+    var maxResponseBytes: Int
+    /// Redirects followed within the same origin; 0 follows none.
+    var maxRedirects = 0
+    /// A CA bundle to trust instead of the system's.
+    var caFile: String?
+}
