@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Exact parsing of prices written as decimal strings.
 public enum DecimalAmount {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ISO 8601 timestamps as quotes carry them: UTC, seconds, optional fraction.
 public enum ISO8601Timestamp {

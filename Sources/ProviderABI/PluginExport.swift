@@ -1,5 +1,6 @@
 import CProviderABI
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns a ``ProviderPlugin`` into the C descriptor the host loads.
 public enum PluginExport {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One price: what one unit of `asset` is worth in `currency`, as seen at `timestamp`.
 public struct Quote: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// Coinbase's spot-price answers: `{"data":{"base","currency","amount"}}` on

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// The one fetcher for every asset Coinbase lists: `GET

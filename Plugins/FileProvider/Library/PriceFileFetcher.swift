@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import ProviderABI
 import Synchronization
@@ -92,21 +92,29 @@ public final class PriceFileFetcher: PriceFetcher {
         guard identity.size <= Self.maximumFileSize else {
             throw ProviderError(.invalidResponse, "price file \(path) is \(identity.size) bytes; the limit is \(Self.maximumFileSize)")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
             throw ProviderError(.unavailable, "cannot open price file \(path): \(String(cString: strerror(errno)))")
         }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
-        } catch {
-            throw ProviderError(.unavailable, "cannot read price file \(path): \(error.localizedDescription)")
+        defer { close(descriptor) }
+        // One byte past the limit tells a file that grew since it was looked at.
+        var data = [UInt8](repeating: 0, count: Self.maximumFileSize + 1)
+        var filled = 0
+        while filled < data.count {
+            let count = data.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else {
+                throw ProviderError(.unavailable, "cannot read price file \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            filled += count
         }
+        data.removeSubrange(filled...)
         guard data.count <= Self.maximumFileSize else {
             throw ProviderError(.invalidResponse, "price file \(path) is larger than the limit of \(Self.maximumFileSize) bytes")
         }
         do {
-            return try PriceFileParser.parse(Array(data), path: path)
+            return try PriceFileParser.parse(data, path: path)
         } catch {
             throw ProviderError(.invalidResponse, error.description)
         }

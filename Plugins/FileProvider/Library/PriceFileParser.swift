@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// Reads the file provider's formats:
@@ -151,10 +151,10 @@ public enum PriceFileParser {
                 PriceFileError(path: path, location: "line \(lineNumber)", reason: reason)
             }
             guard let text = String(validating: rawLine, as: UTF8.self) else { throw fail("not UTF-8 text") }
-            let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = Self.trimmed(text)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { Self.trimmed($0) }
             if !sawData, fields.map({ $0.lowercased() }).starts(with: ["base", "currency", "amount"]),
                fields.count == 3 || (fields.count == 4 && fields[3].lowercased() == "timestamp") {
                 sawData = true
@@ -183,6 +183,13 @@ public enum PriceFileParser {
     }
 
     /// `bytes` without a leading UTF-8 byte order mark, as spreadsheet programs write one.
+    /// `text` without the white space (spaces, tabs, line ends) around it.
+    static func trimmed(_ text: some StringProtocol) -> String {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
+    }
+
     static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
     }

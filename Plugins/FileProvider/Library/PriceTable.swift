@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// The prices read from one price file, by pair (`BTC-USD`).

@@ -1,5 +1,5 @@
 import CProviderABI
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// The completion every plugin fetch gets. Converts the plugin's answer, or

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// `pricehost check`: validates the config, then loads and exercises each

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// `pricehost __probe --plugin PATH` (internal): loads one plugin and fetches

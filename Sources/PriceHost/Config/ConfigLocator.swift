@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Finds `plugins.json`: `--config PATH`, else `$PRICEHOST_CONFIG`, else

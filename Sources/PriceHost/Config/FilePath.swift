@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Small path helpers that do not touch the file system.
 enum FilePath {

@@ -1,6 +1,6 @@
 import ConcurrencyHelpers
 import CProviderABI
-import Foundation
+import FoundationEssentials
 import Glibc
 import ProviderABI
 

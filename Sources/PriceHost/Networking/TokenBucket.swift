@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ConcurrencyHelpers
 
 /// A provider's request budget: `requestsPerSecond` on average, at most

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// Turns quotes into what `fetch` prints on stdout.

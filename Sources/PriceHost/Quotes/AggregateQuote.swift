@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import ProviderABI
 
 /// One asset's price across several providers: the median, the range, the
@@ -47,10 +47,15 @@ struct AggregateQuote: Sendable, Equatable {
         return (difference < 0 ? -difference : difference) / median * 10_000
     }
 
+    /// `value` to 2 decimal places, halves away from zero.
+    ///
+    /// On its exact text: `NSDecimalRound` is Foundation's, not FoundationEssentials'.
     static func rounded(_ value: Decimal) -> Decimal {
-        var input = value
-        var output = Decimal()
-        NSDecimalRound(&output, &input, 2, .plain)
-        return output
+        let text = DecimalAmount.format(value)
+        guard let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3,
+              let kept = DecimalAmount.parse(String(text[..<text.index(dot, offsetBy: 3)])) else { return value }
+        let roundsAway = text[text.index(dot, offsetBy: 3)] >= "5"
+        let cent = Decimal(sign: value < 0 ? .minus : .plus, exponent: -2, significand: 1)
+        return roundsAway ? kept + cent : kept
     }
 }
