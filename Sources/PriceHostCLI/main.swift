@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import PriceHost
 
@@ -13,5 +14,17 @@ while let pair = entry.pointee {
     }
     entry += 1
 }
-let status = await PriceHostApp(environment: environment).run(Array(CommandLine.arguments.dropFirst()))
-exit(status.rawValue)
+let app = PriceHostApp(environment: environment)
+// `--version`, `--help` and usage errors answer without starting Swift concurrency:
+// main is synchronous, so a process that needs no task never pays for an async main.
+switch app.start(Array(CommandLine.arguments.dropFirst())) {
+case .finished(let status):
+    exit(status.rawValue)
+case .command(let command):
+    Task {
+        let status = await app.run(command)
+        exit(status.rawValue)
+    }
+    // The main thread parks here; the task ends the process.
+    dispatchMain()
+}

@@ -249,8 +249,8 @@ typedef struct ph_host_services {
      * ${VAR} already replaced and the host's own keys (timeoutSeconds,
      * maxAttempts, maxResponseBytes, retryBaseDelayMilliseconds,
      * maxRetryAfterSeconds, maxConcurrentRequests, maxAgeSeconds, staleQuotes,
-     * cacheSeconds, requestsPerSecond, burst, followRedirects, caFile)
-     * removed; "{}" when there
+     * cacheSeconds, requestsPerSecond, burst, followRedirects,
+     * caFile) removed; "{}" when there
      * are none. Owned by the host; valid for the life of the process. Never NULL.
      */
     const char *(*settings_json)(void *host_context, const char *provider);

@@ -23,25 +23,52 @@ public struct PriceHostApp: Sendable {
         self.diagnostics = diagnostics
     }
 
-    /// Runs the program with `arguments` (without the program name).
-    public func run(_ arguments: [String]) async -> ExitStatus {
+    /// What ``start(_:)`` leaves to do.
+    public enum Start: Sendable {
+        /// The command ran (`--help`, `--version`) or the command line was refused: exit with this.
+        case finished(ExitStatus)
+        /// A command that needs Swift concurrency: ``run(_:)-(Command)`` it.
+        case command(Command)
+    }
+
+    /// A parsed command line, ready to run.
+    public struct Command: Sendable {
+        let invocation: Invocation
+    }
+
+    /// Parses `arguments` (without the program name) and answers what needs no
+    /// concurrency, so that `--version` never starts an async main.
+    public func start(_ arguments: [String]) -> Start {
         let invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments)
         } catch {
             diagnostics.error(error.description)
-            return .usage
+            return .finished(.usage)
         }
         switch invocation.command {
         case .help:
             standardOutput(HelpText.usage)
-            return .success
+            return .finished(.success)
         case .version:
             standardOutput(HelpText.versionLine)
-            return .success
-        case .fetch, .watch, .providers, .check, .probe:
-            break
+            return .finished(.success)
+        default:
+            return .command(Command(invocation: invocation))
         }
+    }
+
+    /// Runs the program with `arguments` (without the program name).
+    public func run(_ arguments: [String]) async -> ExitStatus {
+        switch start(arguments) {
+        case .finished(let status): status
+        case .command(let command): await run(command)
+        }
+    }
+
+    /// Runs a command that ``start(_:)`` left to do.
+    public func run(_ command: Command) async -> ExitStatus {
+        let invocation = command.invocation
         if invocation.command != .fetch, invocation.command != .watch, invocation.format == .csv {
             diagnostics.error("\(invocation.command.rawValue) supports --format text or json")
             return .usage
@@ -116,4 +143,5 @@ public struct PriceHostApp: Sendable {
         if status != .success, CompositionRoot.networkingLoadFailure(in: container) != nil { return .configOrPlugin }
         return status
     }
+
 }
