@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "injection-benchmark", targets: ["InjectionBenchmark"]),
         // The floor start-up is compared against: a hello world that imports Foundation.
         .executable(name: "hello-foundation", targets: ["HelloFoundation"]),
+        // The floor a networked fetch is compared against: Swift importing only Glibc, one GET through dlopen'ed libcurl.
+        .executable(name: "curl-floor", targets: ["CurlFloor"]),
     ],
     dependencies: [
         .package(name: "pricehost", path: ".."),
@@ -19,6 +21,7 @@ let package = Package(
         .executableTarget(name: "PriceHostBenchmark", dependencies: [.product(name: "ProviderABI", package: "pricehost")]),
         .executableTarget(name: "InjectionBenchmark", dependencies: [.product(name: "Injection", package: "pricehost")]),
         .executableTarget(name: "HelloFoundation"),
+        .executableTarget(name: "CurlFloor"),
     ],
     swiftLanguageModes: [.v6]
 )
