@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
+        // Running child processes, for the host's probes, the tests and the benchmarks.
+        .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
+        // Test support, shared by the test targets and the benchmarks package: not for users.
+        .library(name: "PriceHostTesting", targets: ["PriceHostTesting"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -24,10 +28,14 @@ let package = Package(
         // The container knows nothing of prices or plugins.
         .target(name: "Injection", dependencies: ["ConcurrencyHelpers"]),
 
+        // posix_spawn with pipes, a deadline and process groups; Glibc only.
+        .target(name: "CChildProcess"),
+        .target(name: "ChildProcesses", dependencies: ["CChildProcess"]),
+
         // The slice of libcurl's C API the host uses: declarations only; libcurl is dlopen()ed, never linked.
         .target(name: "CCurl"),
         // The host: config, loader, adapters, services, commands; and its thin main.
-        .target(name: "PriceHost", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
+        .target(name: "PriceHost", dependencies: ["ChildProcesses", "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
@@ -40,12 +48,14 @@ let package = Package(
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
-        .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
+        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses"], path: "Tests/PriceHostTesting"),
+        // Seeded, bounded fuzzing on Swift Testing, apart so that PriceHostTesting links without it.
+        .target(name: "PriceHostFuzzing", path: "Tests/PriceHostFuzzing"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),
-        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
+        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],
