@@ -16,9 +16,9 @@ enum GeneratedPlugin {
     /// - Throws: ``BenchmarkError`` with the compiler's command and stderr if one fails.
     static func compile(_ names: [String], source: String, into directory: String, compiler: String,
                         includeDirectory: String, scratch: ScratchDirectory) throws -> [String] {
-        var running: [(child: RunningChild, errors: String)] = []
+        var running: [(child: StartedChild, errors: String)] = []
         var libraries: [String] = []
-        func finish(_ job: (child: RunningChild, errors: String)) throws {
+        func finish(_ job: (child: StartedChild, errors: String)) throws {
             let result = job.child.waitForExit()
             guard result.succeeded else {
                 let captured = Captured(standardOutput: "", standardError: ScratchDirectory.contents(of: job.errors))
@@ -32,7 +32,7 @@ enum GeneratedPlugin {
                 let command = Command(compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-fvisibility=hidden", "-DPEG_PROVIDER_NAME=\"\(name)\"",
                                                  "-I", includeDirectory, "-o", library, source])
                 let errors = scratch.uniquePath("cc", suffix: "err")
-                running.append((try ChildProcess.start(command, standardError: .file(errors), timeoutSeconds: 120), errors))
+                running.append((try Children.start(command, standardError: .file(errors), timeoutSeconds: 120), errors))
                 libraries.append(library)
             }
             for job in running { try finish(job) }

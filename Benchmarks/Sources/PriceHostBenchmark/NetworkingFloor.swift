@@ -21,7 +21,7 @@ enum NetworkingFloor {
         let binary = context.scratch.path + "/networking-floor"
         let errors = context.scratch.uniquePath("swiftc", suffix: "err")
         Report.progress("network: compiling the FoundationNetworking floor with swiftc -O")
-        let result = try ChildProcess.run(Command(compiler, ["-O", sourcePath, "-o", binary]), standardError: .file(errors),
+        let result = try Children.run(Command(compiler, ["-O", sourcePath, "-o", binary]), standardError: .file(errors),
                                           timeoutSeconds: 300)
         guard result.succeeded else {
             let first = ScratchDirectory.contents(of: errors).split(separator: "\n").first.map(String.init) ?? ""
