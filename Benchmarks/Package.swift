@@ -21,6 +21,7 @@ let package = Package(
         .executableTarget(name: "PriceHostBenchmark", dependencies: [
             .product(name: "ProviderABI", package: "pricehost"),
             .product(name: "ChildProcesses", package: "pricehost"),
+            .product(name: "PriceHostTesting", package: "pricehost"),
         ]),
         .executableTarget(name: "InjectionBenchmark", dependencies: [.product(name: "Injection", package: "pricehost")]),
         .executableTarget(name: "HelloFoundation"),

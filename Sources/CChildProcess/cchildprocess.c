@@ -16,6 +16,10 @@ int cchild_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
 }
 
+int cchild_add_closefrom(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
 int cchild_wait_exited(pid_t pid) {
     siginfo_t info;
     for (;;) {

@@ -117,6 +117,8 @@ public struct ChildProcess: Sendable, CustomStringConvertible {
                 posix_spawn_file_actions_adddup2(&actions, ends[1], descriptor)
             }
         }
+        // Only stdin, stdout and stderr reach the child.
+        cchild_add_closefrom(&actions, 3)
         if let currentDirectory { cchild_add_chdir(&actions, currentDirectory) }
 
         // The child starts with default dispositions and no blocked signals, whatever this process set up.

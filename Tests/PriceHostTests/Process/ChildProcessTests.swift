@@ -62,3 +62,16 @@ struct ChildProcessTests {
         #expect(outputs == (0..<8).map { "\($0)\n" })
     }
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct ChildProcessDescriptorTests {
+    @Test func aChildInheritsNoDescriptorBeyondStandardError() throws {
+        // Opened without close-on-exec, as a test's listening socket is.
+        let descriptor = open("/dev/null", O_RDONLY)
+        #expect(descriptor > 2)
+        defer { close(descriptor) }
+        let outcome = try ChildProcess("/bin/sh", ["-c", "test -e /proc/$$/fd/\(descriptor) && echo inherited || echo closed"])
+            .run(timeout: .seconds(20))
+        #expect(outcome.standardOutput == "closed\n")
+    }
+}
