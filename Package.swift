@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
+        .library(name: "KrakenProvider", type: .dynamic, targets: ["KrakenProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -38,6 +39,8 @@ let package = Package(
         .target(name: "CoinbaseProvider", dependencies: ["CoinbaseProviderLibrary", "ProviderABI"], path: "Plugins/CoinbaseProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
+        // Kraken's ticker in C on the host's JSON services (ABI 1.2).
+        .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
