@@ -12,13 +12,13 @@ pricehost=${1:-$repo/.build/debug/pricehost}
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# A price service: GET /{ASSET}-{CURRENCY} answers a decimal string; 404 otherwise.
+# A price service: GET /{ASSET}-{CURRENCY} answers {"price": "<decimal>"}; 404 otherwise.
 cat > "$work/server.py" <<'PY'
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class Price(BaseHTTPRequestHandler):
     def do_GET(self):
-        body = b"64000.50" if self.path == "/BTC-USD" else b""
+        body = b'{"price": "64000.50"}' if self.path == "/BTC-USD" else b""
         self.send_response(200 if body else 404)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()

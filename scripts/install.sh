@@ -51,7 +51,7 @@ if [ -z "$build_dir" ]; then
   swift build -c release
   build_dir=$(swift build -c release --show-bin-path)
 fi
-for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
+for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so libKrakenProvider.so; do
   [ -f "$build_dir/$file" ] || { echo "install.sh: $build_dir/$file is missing; build first" >&2; exit 1; }
 done
 
@@ -62,7 +62,7 @@ put() {  # MODE SOURCE TARGET
   installed+=("$3")
 }
 put 0755 "$build_dir/pricehost" "$prefix/bin/pricehost"
-for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
+for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so libKrakenProvider.so; do
   put 0755 "$build_dir/$plugin" "$prefix/lib/pricehost/plugins/$plugin"
 done
 put 0644 prices.json "$prefix/share/pricehost/prices.json"
