@@ -43,7 +43,8 @@ enum TemplateProvider: ProviderPlugin {
             try context.settings.rejectUnknownKeys(allowed: ["baseURL"])
             let baseURL = try context.settings.optionalMember("baseURL")?.string() ?? "http://127.0.0.1:8080"
             return [FetcherRegistration(asset: nil, fetcher: TemplateFetcher(baseURL: baseURL, http: context.http))]
-        } catch let error as JSONShapeError {
+        } catch {
+            // Typed: only JSONShapeError reaches here.
             throw ProviderError(.invalidSettings, "invalid settings: \(error)")
         }
     }
