@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
         // Test support, shared by the test targets and the benchmarks package: not for users.
         .library(name: "PriceHostTesting", targets: ["PriceHostTesting"]),
+        .library(name: "KrakenProvider", type: .dynamic, targets: ["KrakenProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -46,6 +47,8 @@ let package = Package(
         .target(name: "CoinbaseProvider", dependencies: ["CoinbaseProviderLibrary", "ProviderABI"], path: "Plugins/CoinbaseProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
+        // Kraken's ticker in C on the host's JSON services (ABI 1.2).
+        .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", dependencies: ["ChildProcesses"], path: "Tests/PriceHostTesting"),

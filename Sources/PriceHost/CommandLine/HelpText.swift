@@ -20,6 +20,7 @@ enum HelpText {
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
+          pricehost new-plugin NAME --language c|swift [--dir DIR]   write a plugin to start from (default DIR: ./NAME)
           pricehost --help | --version
 
         OPTIONS (every command takes --config)
@@ -32,6 +33,9 @@ enum HelpText {
           --aggregate median  (fetch) ask every provider at once; print the median, min, max and spread
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
+          --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
+                            (build: swift build -c release), on this installation's header or ProviderABI
+          --dir DIR         (new-plugin) where to write it; must be new or empty
 
         EXIT STATUS
           0 success   1 fetch failed   2 usage error   3 config or plugin error
