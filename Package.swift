@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
+        // The markets a median asks by default (issue 13); kraken is in C.
+        .library(name: "BitstampProvider", type: .dynamic, targets: ["BitstampProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -36,15 +38,19 @@ let package = Package(
         // The Coinbase provider, split the same way.
         .target(name: "CoinbaseProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinbaseProvider/Library"),
         .target(name: "CoinbaseProvider", dependencies: ["CoinbaseProviderLibrary", "ProviderABI"], path: "Plugins/CoinbaseProvider/Export"),
+        // The markets, split the same way.
+        .target(name: "BitstampProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BitstampProvider/Library"),
+        .target(name: "BitstampProvider", dependencies: ["BitstampProviderLibrary", "ProviderABI"], path: "Plugins/BitstampProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
-        .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
+        .target(name: "PriceHostTesting", dependencies: ["ProviderABI"], path: "Tests/PriceHostTesting"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
+        .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",
