@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
         // The markets a median asks by default (issue 13); kraken is in C.
         .library(name: "BitstampProvider", type: .dynamic, targets: ["BitstampProvider"]),
+        .library(name: "GeminiProvider", type: .dynamic, targets: ["GeminiProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -41,6 +42,8 @@ let package = Package(
         // The markets, split the same way.
         .target(name: "BitstampProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BitstampProvider/Library"),
         .target(name: "BitstampProvider", dependencies: ["BitstampProviderLibrary", "ProviderABI"], path: "Plugins/BitstampProvider/Export"),
+        .target(name: "GeminiProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/GeminiProvider/Library"),
+        .target(name: "GeminiProvider", dependencies: ["GeminiProviderLibrary", "ProviderABI"], path: "Plugins/GeminiProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
@@ -51,6 +54,7 @@ let package = Package(
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting"]),
+        .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",

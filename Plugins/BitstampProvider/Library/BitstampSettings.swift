@@ -12,14 +12,6 @@ public struct BitstampSettings: Sendable, Equatable {
     /// Reads the settings strictly.
     /// - Throws: ``ProviderError`` `.invalidSettings` naming the key.
     public init(_ settings: JSONCursor) throws {
-        do {
-            try settings.rejectUnknownKeys(allowed: ["baseURL"])
-            if let url = try settings.optionalMember("baseURL") {
-                baseURL = try url.httpBaseURL(example: "https://www.bitstamp.net")
-            }
-        } catch {
-            // Typed: every throw above is a JSONShapeError.
-            throw ProviderError(.invalidSettings, "invalid settings: \(error)")
-        }
+        baseURL = try settings.onlyBaseURL(default: baseURL)
     }
 }

@@ -21,4 +21,17 @@ extension JSONCursor {
         for (key, member) in try members() { result.append((key, try member.string())) }
         return result
     }
+
+    /// The `baseURL` of settings that may hold nothing else: the markets whose
+    /// only setting is where their API is.
+    /// - Parameter defaultURL: the real API's root, when the settings name none.
+    /// - Throws: ``ProviderError`` `.invalidSettings` naming the key.
+    public func onlyBaseURL(default defaultURL: String) throws -> String {
+        do {
+            try rejectUnknownKeys(allowed: ["baseURL"])
+            return try optionalMember("baseURL")?.httpBaseURL(example: defaultURL) ?? defaultURL
+        } catch {
+            throw ProviderError(.invalidSettings, "invalid settings: \(error)")
+        }
+    }
 }
