@@ -52,21 +52,10 @@ struct BitstampTests {
         ("TYPE", "bitstamp: 200 with an unexpected shape: last: expected a string, found a number (TYPE-USD)", "/api/v2/ticker/typeusd/", 1),
     ])
     func badAnswerIsOneLineAndRetriedOnlyWhenItCanSucceed(asset: String, message: String, path: String, requests: Int) throws {
-        try withBitstamp { market in
-            let result = try market.run(["fetch", "--asset", asset])
-            #expect(result == CommandResult(status: 1, standardOutput: "", standardError: "pricehost: error: \(message)\n"))
-            #expect(market.server.requestCount(path: path) == requests)
-        }
+        try withBitstamp { try $0.expectFailure(asset: asset, message: message, path: path, requests: requests) }
     }
 
     @Test func rateLimitHonoursRetryAfterThenSucceeds() throws {
-        try withBitstamp { market in
-            let started = Date()
-            let result = try market.run(["fetch", "--asset", "RL", "--format", "csv"])
-            #expect(result.status == 0, "\(result)")
-            #expect(result.outputLines.last == "RL,USD,2.5,bitstamp,2023-11-14T22:13:20Z")
-            #expect(market.server.requestCount(path: "/api/v2/ticker/rlusd/") == 2)
-            #expect(Date().timeIntervalSince(started) >= 1)
-        }
+        try withBitstamp { try $0.expectRetryAfterHonoured(asset: "RL", path: "/api/v2/ticker/rlusd/", csvLine: "RL,USD,2.5,bitstamp,2023-11-14T22:13:20Z") }
     }
 }

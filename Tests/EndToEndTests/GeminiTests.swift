@@ -54,21 +54,10 @@ struct GeminiTests {
         ("TYPE", "gemini: 200 with an unexpected shape: last: expected a string, found a number (TYPE-USD)", "/v1/pubticker/typeusd", 1),
     ])
     func badAnswerIsOneLineAndRetriedOnlyWhenItCanSucceed(asset: String, message: String, path: String, requests: Int) throws {
-        try withGemini { market in
-            let result = try market.run(["fetch", "--asset", asset])
-            #expect(result == CommandResult(status: 1, standardOutput: "", standardError: "pricehost: error: \(message)\n"))
-            #expect(market.server.requestCount(path: path) == requests)
-        }
+        try withGemini { try $0.expectFailure(asset: asset, message: message, path: path, requests: requests) }
     }
 
     @Test func rateLimitHonoursRetryAfterThenSucceeds() throws {
-        try withGemini { market in
-            let started = Date()
-            let result = try market.run(["fetch", "--asset", "RL", "--format", "csv"])
-            #expect(result.status == 0, "\(result)")
-            #expect(result.outputLines.last == "RL,USD,2.5,gemini,2023-11-14T22:13:20.250Z")
-            #expect(market.server.requestCount(path: "/v1/pubticker/rlusd") == 2)
-            #expect(Date().timeIntervalSince(started) >= 1)
-        }
+        try withGemini { try $0.expectRetryAfterHonoured(asset: "RL", path: "/v1/pubticker/rlusd", csvLine: "RL,USD,2.5,gemini,2023-11-14T22:13:20.250Z") }
     }
 }

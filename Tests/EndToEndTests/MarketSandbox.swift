@@ -1,5 +1,6 @@
 import Foundation
 import PriceHostTesting
+import Testing
 
 /// One market plugin asked by the built `pricehost` in a sandbox, its
 /// `baseURL` pointed at a loopback server that replays the market's API.
@@ -33,6 +34,30 @@ struct MarketSandbox {
     /// Runs `pricehost ARGUMENTS --config plugins.json`.
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
         try sandbox.run(arguments, environment: environment)
+    }
+
+    /// Fetches `asset` and expects it to fail with exactly `message` as its one
+    /// error line (exit status 1) after `requests` requests to `path`: retried
+    /// only when a retry can succeed.
+    func expectFailure(asset: String, message: String, path: String, requests: Int,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try run(["fetch", "--asset", asset])
+        #expect(result == CommandResult(status: 1, standardOutput: "", standardError: "pricehost: error: \(message)\n"),
+                sourceLocation: sourceLocation)
+        #expect(server.requestCount(path: path) == requests, sourceLocation: sourceLocation)
+    }
+
+    /// Fetches `asset`, whose first answer at `path` is a 429 with `Retry-After: 1`
+    /// and whose second is a price, and expects `csvLine` after a pause of at least 1 s.
+    func expectRetryAfterHonoured(asset: String, path: String, csvLine: String,
+                                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let started = Date()
+        let result = try run(["fetch", "--asset", asset, "--format", "csv"])
+        #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.outputLines.last == csvLine, sourceLocation: sourceLocation)
+        #expect(server.requestCount(path: path) == 2, sourceLocation: sourceLocation)
+        // A lower bound only: nothing here is timed against an upper bound.
+        #expect(Date().timeIntervalSince(started) >= 1, sourceLocation: sourceLocation)
     }
 
     /// Stops the server and removes the sandbox.

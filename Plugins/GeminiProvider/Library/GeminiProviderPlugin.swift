@@ -7,8 +7,19 @@ public enum GeminiProviderPlugin: ProviderPlugin {
     /// The plugin version.
     public static let version = "1.0.0"
 
-    /// One ``GeminiTickerFetcher`` for every symbol.
+    /// One fetcher for every symbol.
     public static func makeFetchers(context: PluginContext) throws -> [FetcherRegistration] {
-        [FetcherRegistration(asset: nil, fetcher: GeminiTickerFetcher(settings: try GeminiSettings(context.settings), http: context.http))]
+        [FetcherRegistration(asset: nil, fetcher: makeFetcher(settings: try GeminiSettings(context.settings), http: context.http))]
+    }
+
+    /// Gemini's ticker for any symbol: `GET {baseURL}/v1/pubticker/{symbol}`,
+    /// the symbol in lower case (`btcusd`), read by ``GeminiResponse``.
+    public static func makeFetcher(settings: GeminiSettings, http: any HTTPClient) -> HTTPQuoteFetcher {
+        HTTPQuoteFetcher(http: http) { request in
+            HTTPRequest(url: "\(settings.baseURL)/v1/pubticker/\((request.asset + request.currency).lowercased())",
+                        headers: [HTTPHeader("Accept", "application/json")])
+        } read: { response, request in
+            try GeminiResponse.quote(from: response, for: request, provider: name)
+        }
     }
 }
