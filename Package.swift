@@ -16,6 +16,7 @@ let package = Package(
         // The markets a median asks by default (issue 13); kraken is in C.
         .library(name: "BitstampProvider", type: .dynamic, targets: ["BitstampProvider"]),
         .library(name: "GeminiProvider", type: .dynamic, targets: ["GeminiProvider"]),
+        .library(name: "BinanceProvider", type: .dynamic, targets: ["BinanceProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -44,6 +45,8 @@ let package = Package(
         .target(name: "BitstampProvider", dependencies: ["BitstampProviderLibrary", "ProviderABI"], path: "Plugins/BitstampProvider/Export"),
         .target(name: "GeminiProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/GeminiProvider/Library"),
         .target(name: "GeminiProvider", dependencies: ["GeminiProviderLibrary", "ProviderABI"], path: "Plugins/GeminiProvider/Export"),
+        .target(name: "BinanceProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BinanceProvider/Library"),
+        .target(name: "BinanceProvider", dependencies: ["BinanceProviderLibrary", "ProviderABI"], path: "Plugins/BinanceProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting"]),
+        .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",
