@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "BitstampProvider", type: .dynamic, targets: ["BitstampProvider"]),
         .library(name: "GeminiProvider", type: .dynamic, targets: ["GeminiProvider"]),
         .library(name: "BinanceProvider", type: .dynamic, targets: ["BinanceProvider"]),
+        .library(name: "CoinGeckoProvider", type: .dynamic, targets: ["CoinGeckoProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -47,6 +48,8 @@ let package = Package(
         .target(name: "GeminiProvider", dependencies: ["GeminiProviderLibrary", "ProviderABI"], path: "Plugins/GeminiProvider/Export"),
         .target(name: "BinanceProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BinanceProvider/Library"),
         .target(name: "BinanceProvider", dependencies: ["BinanceProviderLibrary", "ProviderABI"], path: "Plugins/BinanceProvider/Export"),
+        .target(name: "CoinGeckoProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinGeckoProvider/Library"),
+        .target(name: "CoinGeckoProvider", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI"], path: "Plugins/CoinGeckoProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
@@ -59,6 +62,7 @@ let package = Package(
         .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting"]),
+        .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting"]),
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
         .testTarget(
             name: "EndToEndTests",

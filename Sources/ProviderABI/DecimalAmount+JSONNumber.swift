@@ -69,8 +69,8 @@ extension DecimalAmount {
         }
         integerPart = Array(integerPart.drop { $0 == UInt8(ascii: "0") })
         while fractionPart.last == UInt8(ascii: "0") { fractionPart.removeLast() }
-        if integerPart.isEmpty { integerPart = [UInt8(ascii: "0")] }
         guard integerPart.count + fractionPart.count <= 100 else { return nil }
+        if integerPart.isEmpty { integerPart = [UInt8(ascii: "0")] }
         let isZero = integerPart == [UInt8(ascii: "0")] && fractionPart.isEmpty
         var result = negative && !isZero ? "-" : ""
         result += String(decoding: integerPart, as: UTF8.self)
