@@ -47,6 +47,13 @@ struct GeminiResponseTests {
         }
     }
 
+    /// Found by fuzzing: a server error's body is no authority on which symbols exist.
+    @Test func invalidSymbolUnderAServerErrorIsUnavailable() {
+        #expect(throws: ProviderError(.unavailable, "InvalidSymbol (x); HTTP 503 for BTC-USD")) {
+            try quote(503, #"{"result": "error", "reason": "InvalidSymbol", "message": "x"}"#)
+        }
+    }
+
     @Test func rateLimitAndMaintenanceAreUnavailable() {
         #expect(throws: ProviderError(.unavailable, "RateLimited (Requests were made too frequently); HTTP 429 for BTC-USD; Retry-After: 1")) {
             try quote(429, #"{"result": "error", "reason": "RateLimited", "message": "Requests were made too frequently"}"#,

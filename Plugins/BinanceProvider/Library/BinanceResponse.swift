@@ -48,7 +48,7 @@ public enum BinanceResponse {
             code = .unavailable
             detail = "Binance does not serve this location: \(detail); Binance.US is https://api.binance.us (baseURL)"
         default:
-            code = apiCode.map(unknownSymbolCodes.contains) == true ? .notFound : ProviderError.Code(httpStatus: response.status)
+            code = ProviderError.Code(httpStatus: response.status, unknownPair: apiCode.map(unknownSymbolCodes.contains) == true)
         }
         return ProviderError.apiError(code, detail, response: response, for: request)
     }

@@ -30,7 +30,7 @@ public enum GeminiResponse {
             return ProviderError.apiError(ProviderError.Code(httpStatus: response.status), response.bodyExcerpt, response: response, for: request)
         }
         let message = (try? root.member("message").string()).map { " (\($0))" } ?? ""
-        let code = unknownSymbolReasons.contains(reason) ? .notFound : ProviderError.Code(httpStatus: response.status)
+        let code = ProviderError.Code(httpStatus: response.status, unknownPair: unknownSymbolReasons.contains(reason))
         return ProviderError.apiError(code, reason + message, response: response, for: request)
     }
 }

@@ -53,10 +53,15 @@ extension ProviderError {
 extension ProviderError.Code {
     /// The usual class of a status other than 200: 404 is `not_found`; 429 and
     /// 5xx (rate limits, maintenance) are `unavailable`; any other is `invalid_request`.
-    public init(httpStatus status: Int) {
+    /// - Parameter unknownPair: the API's own error says it has no such pair
+    ///   (Gemini's `InvalidSymbol`, Binance's `-1121`): `not_found` for any 4xx
+    ///   but 429. Under a rate limit or a server error the status decides, since
+    ///   a server in trouble is no authority on what it lists.
+    public init(httpStatus status: Int, unknownPair: Bool = false) {
         self = switch status {
         case 404: .notFound
         case 429, 500...599: .unavailable
+        case 400...499 where unknownPair: .notFound
         default: .invalidRequest
         }
     }
