@@ -18,6 +18,11 @@ let package = Package(
         // Test support, shared by the test targets and the benchmarks package: not for users.
         .library(name: "PriceHostTesting", targets: ["PriceHostTesting"]),
         .library(name: "KrakenProvider", type: .dynamic, targets: ["KrakenProvider"]),
+        // The markets a median asks by default (issue 13); kraken is in C.
+        .library(name: "BitstampProvider", type: .dynamic, targets: ["BitstampProvider"]),
+        .library(name: "GeminiProvider", type: .dynamic, targets: ["GeminiProvider"]),
+        .library(name: "BinanceProvider", type: .dynamic, targets: ["BinanceProvider"]),
+        .library(name: "CoinGeckoProvider", type: .dynamic, targets: ["CoinGeckoProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -45,19 +50,32 @@ let package = Package(
         // The Coinbase provider, split the same way.
         .target(name: "CoinbaseProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinbaseProvider/Library"),
         .target(name: "CoinbaseProvider", dependencies: ["CoinbaseProviderLibrary", "ProviderABI"], path: "Plugins/CoinbaseProvider/Export"),
+        // The markets, split the same way.
+        .target(name: "BitstampProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BitstampProvider/Library"),
+        .target(name: "BitstampProvider", dependencies: ["BitstampProviderLibrary", "ProviderABI"], path: "Plugins/BitstampProvider/Export"),
+        .target(name: "GeminiProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/GeminiProvider/Library"),
+        .target(name: "GeminiProvider", dependencies: ["GeminiProviderLibrary", "ProviderABI"], path: "Plugins/GeminiProvider/Export"),
+        .target(name: "BinanceProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BinanceProvider/Library"),
+        .target(name: "BinanceProvider", dependencies: ["BinanceProviderLibrary", "ProviderABI"], path: "Plugins/BinanceProvider/Export"),
+        .target(name: "CoinGeckoProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinGeckoProvider/Library"),
+        .target(name: "CoinGeckoProvider", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI"], path: "Plugins/CoinGeckoProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
         // Kraken's ticker in C on the host's JSON services (ABI 1.2).
         .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
-        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses"], path: "Tests/PriceHostTesting"),
+        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ProviderABI"], path: "Tests/PriceHostTesting"),
         // Seeded, bounded fuzzing on Swift Testing, apart so that PriceHostTesting links without it.
-        .target(name: "PriceHostFuzzing", path: "Tests/PriceHostFuzzing"),
+        .target(name: "PriceHostFuzzing", dependencies: ["ProviderABI"], path: "Tests/PriceHostFuzzing"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),
         .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ChildProcesses", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",

@@ -8,6 +8,7 @@
 #   PREFIX/bin/pricehost
 #   PREFIX/lib/pricehost/plugins/lib*.so      found by the binary with no setting (../lib/pricehost/plugins)
 #   PREFIX/etc/pricehost/plugins.json          example config (an existing one is kept)
+#   PREFIX/etc/pricehost/markets.json          the median of five markets (examples/markets.json; kept likewise)
 #   PREFIX/share/pricehost/prices.json         sample prices for the file provider
 #   PREFIX/share/pricehost/sdk/                the plugin kit `pricehost new-plugin` builds against: the C header
 #                                              (sdk/Sources/CProviderABI/include), the ProviderABI package, the templates
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --build-dir) build_dir=${2:?--build-dir needs a directory}; shift 2 ;;
     --build-dir=*) build_dir=${1#--build-dir=}; shift ;;
     --uninstall) uninstall=true; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -54,7 +55,9 @@ if [ -z "$build_dir" ]; then
   swift build -c release
   build_dir=$(swift build -c release --show-bin-path)
 fi
-for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so libKrakenProvider.so; do
+# The market plugins (issue 13); kraken is C, in Plugins/KrakenProvider.
+markets="libKrakenProvider.so libBitstampProvider.so libGeminiProvider.so libBinanceProvider.so libCoinGeckoProvider.so"
+for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so $markets; do
   [ -f "$build_dir/$file" ] || { echo "install.sh: $build_dir/$file is missing; build first" >&2; exit 1; }
 done
 
@@ -65,7 +68,7 @@ put() {  # MODE SOURCE TARGET
   installed+=("$3")
 }
 put 0755 "$build_dir/pricehost" "$prefix/bin/pricehost"
-for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so libKrakenProvider.so; do
+for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so $markets; do
   put 0755 "$build_dir/$plugin" "$prefix/lib/pricehost/plugins/$plugin"
 done
 put 0644 prices.json "$prefix/share/pricehost/prices.json"
@@ -109,6 +112,12 @@ else
 JSON
   chmod 0644 "$config"
   installed+=("$config")
+fi
+markets_config="$prefix/etc/pricehost/markets.json"
+if [ -e "$markets_config" ]; then
+  echo "keeping the existing $markets_config"
+else
+  put 0644 examples/markets.json "$markets_config"
 fi
 printf '%s\n' "${installed[@]}" > "$manifest"
 echo "installed pricehost in $prefix; try: $prefix/bin/pricehost fetch --config $config --asset BTC"

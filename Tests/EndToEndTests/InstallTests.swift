@@ -24,6 +24,13 @@ struct InstallTests {
         #expect(fetch.outputLines[1] == "BTC,USD,91234.56,file,2026-11-20T12:00:00Z")
         #expect(fetch.outputLines[2].hasPrefix("USDC,USD,1,peg,"))
 
+        for plugin in ["libFileProvider.so", "libPegProvider.so", "libCoinbaseProvider.so", "libBitstampProvider.so", "libGeminiProvider.so",
+                       "libBinanceProvider.so", "libCoinGeckoProvider.so"] {
+            #expect(FileManager.default.fileExists(atPath: prefix.file("lib/pricehost/plugins/\(plugin)")), "\(plugin) not installed")
+        }
+        #expect(FileManager.default.contents(atPath: prefix.file("etc/pricehost/markets.json"))
+            == FileManager.default.contents(atPath: BuiltProducts.packageRoot + "/examples/markets.json"))
+
         let providers = try CommandRunner.run(prefix.file("bin/pricehost"), ["providers", "--config", config], currentDirectory: elsewhere.path)
         #expect(providers.status == 0, "\(providers)")
         #expect(providers.outputLines.count == 3)

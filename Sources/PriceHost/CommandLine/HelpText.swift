@@ -30,7 +30,9 @@ enum HelpText {
           --provider NAME   who answers; default: assets.CODE.provider, then defaults.provider
           --currency CODE   quote currency; default: defaults.currency, then USD
           --format FORMAT   text (default), json (one object per line) or csv
-          --aggregate median  (fetch) ask every provider at once; print the median, min, max and spread
+          --aggregate median  (fetch, watch) ask every provider of the asset at once (--provider a,b,c, else
+                            assets.CODE.providers) and print the median, min, max and spread; a median of
+                            one source comes with a warning saying why the others failed
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
           --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
