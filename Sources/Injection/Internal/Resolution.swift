@@ -14,6 +14,14 @@ import Synchronization
 /// reachable only through the slot, and one taken from it only through the resolve that took
 /// it, so two resolves never share one.
 final class Resolution: Resolver {
+    /// Where an entry stands in a chain of resolutions.
+    enum ChainState {
+        case absent
+        case inProgress
+        /// Made, and being completed: share it.
+        case made(Any)
+    }
+
     private enum Phase {
         case inProgress
         /// Made, not kept: transient, or a graph registration that takes an argument.
@@ -48,6 +56,12 @@ final class Resolution: Resolver {
         /// Set when a factory kept this resolution beyond its resolve: from then on it holds
         /// its origin and root itself, since nothing else is sure to.
         var kept: (origin: Container, root: any ServiceEntry)?
+        /// The root's instance once its factory returned, while its `initCompleted` runs and
+        /// (graph scope) after the resolve, for a ``Lazy`` that resolves the root through this
+        /// resolution later; `nil` for a transient root or one with an argument.
+        var rootInstance: GraphInstance?
+        /// True once the top-level resolve returned: the root is no longer in progress.
+        var isFinished = false
     }
 
     /// The address of the container where lookups start: the one the top-level resolve was
@@ -107,27 +121,59 @@ final class Resolution: Resolver {
             // Guaranteed by `resolution` itself, which lives past the call; saying so spares a
             // retain and release of it around the factory.
             instance = try Unmanaged.passUnretained(resolution)._withUnsafeGuaranteedRef {
-                try $0.run(entry, owner: owner, argument: argument)
+                let instance = try $0.run(entry, owner: owner, argument: argument)
+                if entry.initCompleted != nil {
+                    try $0.completeRoot(entry, instance)
+                }
+                return instance
             }
         } catch {
-            finish(resolution, entry: entry, origin: origin)
+            finish(resolution, entry: entry, origin: origin, instance: nil)
             throw error
         }
-        finish(resolution, entry: entry, origin: origin)
+        finish(resolution, entry: entry, origin: origin, instance: instance)
         return instance
+    }
+
+    /// Runs the root's `initCompleted`, with its instance visible to the resolves it makes,
+    /// so that a property can close a cycle back to it.
+    private func completeRoot<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
+        if entry.scope != .transient && entry.argument == nil {
+            hasRecords.store(true, ordering: .releasing)
+            state.withLock { $0.rootInstance = GraphInstance(value: instance) }
+        }
+        try complete(entry, instance)
+    }
+
+    /// Runs `entry`'s `initCompleted` on `instance`, reporting its failure as the factory's.
+    private func complete<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
+        guard let initCompleted = entry.initCompleted else {
+            return
+        }
+        do {
+            try initCompleted(self, instance)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError.factoryFailed(registration: entry.displayName, underlying: error)
+        }
     }
 
     /// Parks `resolution`, emptied, as `entry`'s spare when nothing else holds it; otherwise
     /// lets it keep its origin and root alive for whoever does.
     @inline(__always)
-    private static func finish<Service>(_ resolution: consuming Resolution, entry: Entry<Service>, origin: Container) {
+    private static func finish<Service>(
+        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, instance: Service?
+    ) {
         var resolution = resolution
         if isKnownUniquelyReferenced(&resolution) {
             if resolution.parent == nil && resolution.reset() {
                 entry.park(resolution)
             }
         } else {
-            resolution.keep(origin: origin, root: entry)
+            // A graph root stays the graph's: a `Lazy` made in it that resolves the root gets it.
+            let shared = entry.scope == .graph && entry.argument == nil ? instance.map { GraphInstance(value: $0) } : nil
+            resolution.keep(origin: origin, root: entry, instance: shared)
         }
     }
 
@@ -143,12 +189,31 @@ final class Resolution: Resolver {
                 Record.releaseEntry(state.records[index].id)
             }
             state.records.removeAll(keepingCapacity: true)
+            state.rootInstance = nil
             return state.records.capacity <= 32
         }
     }
 
-    private func keep(origin: Container, root: any ServiceEntry) {
-        state.withLock { $0.kept = (origin, root) }
+    private func keep(origin: Container, root: any ServiceEntry, instance: GraphInstance?) {
+        state.withLock { state in
+            state.kept = (origin, root)
+            state.isFinished = true
+            state.rootInstance = instance ?? state.rootInstance
+            if instance == nil && root.scope != .graph {
+                state.rootInstance = nil
+            }
+        }
+    }
+
+    /// Where the root stands: its shared instance if it has one, otherwise whether its
+    /// factory (or `initCompleted`) is still running.
+    func rootState() -> ChainState {
+        state.withLock { state in
+            if let instance = state.rootInstance {
+                return .made(instance.value)
+            }
+            return state.isFinished ? .absent : .inProgress
+        }
     }
 
     /// Calls `body` with the origin container.
@@ -162,7 +227,9 @@ final class Resolution: Resolver {
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
         // Retained by the lookup; the reference is handed to the entry's record, or released.
-        let (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
+        guard let (address, owner) = withOrigin({ $0.retainedLookup(type, name: name) }) else {
+            return try withOrigin { try $0.resolveUnregistered(type, name: name, resolver: self) }
+        }
         var isTakenOver = false
         defer {
             if !isTakenOver {
@@ -170,16 +237,39 @@ final class Resolution: Resolver {
             }
         }
         return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
-            try entry.checkNoArgument()
-            return try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
+            try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
         }
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        let (entry, owner) = try withOrigin { try $0.lookup(type, name: name) }
-        let given = GivenArgument(argument)
-        try entry.checkArgument(given)
-        return try checkedInstance(of: entry, owner: owner, argument: given.value)
+        guard let (entry, owner) = withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) else {
+            return try withOrigin { try $0.resolveUnregistered(type, name: name, argument: argument, resolver: self) }
+        }
+        return try checkedInstance(of: entry, owner: owner, argument: argument)
+    }
+
+    func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service? {
+        guard withOrigin({ $0.lookup(type, name: name) }) != nil else {
+            return try withOrigin { try $0.makeWrapper(type, name: name, resolver: self) }
+        }
+        return try resolve(type, name: name)
+    }
+
+    func resolveIfRegistered<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service? {
+        guard withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) != nil else {
+            return try withOrigin { try $0.makeWrapper(type, name: name, argument: argument, resolver: self) }
+        }
+        return try resolve(type, name: name, argument: argument)
+    }
+
+    /// Whether `type` under `name`, taking `argument` (`nil` for none), can be resolved here.
+    func isRegistered<Service>(_ type: Service.Type, name: String?, argument: ObjectIdentifier?) -> Bool {
+        withOrigin { $0.isRegistered(type, name: name, argument: argument) }
+    }
+
+    /// The error for a missing registration, as the origin reports it.
+    func missing<Service>(_ type: Service.Type, name: String?, given: GivenArgument?) -> ResolutionError {
+        withOrigin { $0.missingRegistration(type, name: name, given: given) }
     }
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
@@ -219,8 +309,14 @@ final class Resolution: Resolver {
         of entry: Entry<Service>, owner: Container?, argument: Any?, isTakenOver: inout Bool
     ) throws -> Service {
         if let cache = entry.cache {
-            if isInProgress(entry) {
+            switch chainState(of: entry) {
+            case .absent:
+                break
+            case .inProgress:
                 throw cycle(closingWith: entry)
+            case .made(let instance):
+                // Being completed (`initCompleted`) further up: the same instance closes the cycle.
+                return instance as! Service
             }
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
@@ -229,7 +325,14 @@ final class Resolution: Resolver {
             }
         }
         if entry === root {
-            throw cycle(closingWith: entry)
+            switch rootState() {
+            case .absent:
+                break
+            case .inProgress:
+                throw cycle(closingWith: entry)
+            case .made(let instance):
+                return instance as! Service
+            }
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
@@ -272,6 +375,9 @@ final class Resolution: Resolver {
         }
         let keep = entry.scope == .graph && entry.argument == nil
         state.withLock { $0.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done }
+        if entry.initCompleted != nil {
+            try complete(entry, instance)
+        }
         return instance
     }
 
@@ -293,14 +399,19 @@ final class Resolution: Resolver {
         }
     }
 
-    /// True when this resolution is making `entry` right now.
-    func isMaking(_ entry: any ServiceEntry) -> Bool {
-        entry === root || state.withLock { state in
+    /// Whether this resolution is making `entry` right now, or has its instance while the
+    /// instance's `initCompleted` runs.
+    func state(of entry: any ServiceEntry) -> ChainState {
+        if entry === root {
+            return rootState()
+        }
+        let isMaking = state.withLock { state in
             state.records.contains { record in
                 guard record.id == ObjectIdentifier(entry), case .inProgress = record.phase else { return false }
                 return true
             }
         }
+        return isMaking ? .inProgress : .absent
     }
 
     /// The registrations this resolution is making, outermost first.
