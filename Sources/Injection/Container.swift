@@ -42,6 +42,18 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
         self.behaviors = Lock(behaviors)
     }
 
+    /// Creates a container and lets `registeringClosure` register its services (Swinject's
+    /// `Container { c in … }`).
+    public convenience init(
+        parent: Container? = nil,
+        defaultScope: Scope = .graph,
+        behaviors: [any Behavior] = [],
+        registeringClosure: (Container) -> Void
+    ) {
+        self.init(parent: parent, defaultScope: defaultScope, behaviors: behaviors)
+        registeringClosure(self)
+    }
+
     /// Returns the service registered for `type` under `name` (`nil` for the unnamed one),
     /// looking in this container first and then in its ancestors.
     ///

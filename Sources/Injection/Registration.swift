@@ -54,13 +54,20 @@ public struct Registration<Service>: Sendable {
     /// A cycle with no such property still throws ``ResolutionError/Code/dependencyCycle``.
     ///
     /// What `completion` throws is reported as ``ResolutionError/Code/factoryFailed``.
-    /// Calling this again replaces the earlier completion.
+    /// Calling this again adds another completion, run after the earlier ones.
     @discardableResult
     public func initCompleted(
         _ completion: @escaping @Sendable (any Resolver, Service) throws -> Void
     ) -> Registration<Service> {
         var definition = entry.definition
-        definition.initCompleted = completion
+        if let earlier = definition.initCompleted {
+            definition.initCompleted = { resolver, instance in
+                try earlier(resolver, instance)
+                try completion(resolver, instance)
+            }
+        } else {
+            definition.initCompleted = completion
+        }
         return replaced(by: definition, cache: entry.cache)
     }
 

@@ -1,11 +1,5 @@
-/// SwinjectAutoregistration's resolve operator: `try r ~> Networking.self`.
-infix operator ~> : ResolvePrecedence
-
-/// Binds tighter than comparison and assignment, so `let x = try r ~> T.self` reads as meant.
-precedencegroup ResolvePrecedence {
-    associativity: left
-    higherThan: ComparisonPrecedence
-}
+// SwinjectAutoregistration's resolve operator, `try r ~> Networking.self`. The standard
+// library declares `~>` already (DefaultPrecedence), so these are overloads of it.
 
 /// Resolves the unnamed `Service`: `try container ~> Networking.self`.
 ///
