@@ -18,6 +18,8 @@ final class Resolution: Resolver {
     enum ChainState {
         case absent
         case inProgress
+        /// In progress, and an `initCompleted` started since: run it again (the root only).
+        case rerun
         /// Made, and being completed: share it.
         case made(Any)
     }
@@ -45,6 +47,8 @@ final class Resolution: Resolver {
         let id: ObjectIdentifier
         unowned(unsafe) let entry: any ServiceEntry
         var phase: Phase
+        /// When it went in progress, on the resolution's ``State/clock``.
+        var startedAt: Int
 
         static func releaseEntry(_ id: ObjectIdentifier) {
             Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: id))!).release()
@@ -62,6 +66,12 @@ final class Resolution: Resolver {
         var rootInstance: GraphInstance?
         /// True once the top-level resolve returned: the root is no longer in progress.
         var isFinished = false
+        /// Orders records going in progress and `initCompleted`s starting.
+        var clock = 0
+        /// When each `initCompleted` running now started, innermost last.
+        var completions: [Int] = []
+        /// Factories run again to close a cycle through a property, running now.
+        var reruns = 0
     }
 
     /// The address of the container where lookups start: the one the top-level resolve was
@@ -86,6 +96,8 @@ final class Resolution: Resolver {
     /// nothing takes no lock. Set under the lock; read after `isKnownUniquelyReferenced` has
     /// seen every other reference released, so it cannot miss a record another holder added.
     private let hasRecords = Atomic<Bool>(false)
+    /// True once an `initCompleted` ran in this resolution; until then no factory is rerun.
+    private let hasCompletions = Atomic<Bool>(false)
 
     deinit {
         state.withLock { state in
@@ -122,6 +134,10 @@ final class Resolution: Resolver {
             // retain and release of it around the factory.
             instance = try Unmanaged.passUnretained(resolution)._withUnsafeGuaranteedRef {
                 let instance = try $0.run(entry, owner: owner, argument: argument)
+                if $0.hasCompletions.load(ordering: .acquiring), let made = $0.rerunRootInstance() {
+                    // A cycle through a property made the root again, and the graph holds that one.
+                    return made as! Service
+                }
                 if entry.initCompleted != nil {
                     try $0.completeRoot(entry, instance)
                 }
@@ -145,11 +161,24 @@ final class Resolution: Resolver {
         try complete(entry, instance)
     }
 
+    /// The root's instance if a rerun of its factory made one.
+    private func rerunRootInstance() -> Any? {
+        state.withLock { $0.rootInstance?.value }
+    }
+
     /// Runs `entry`'s `initCompleted` on `instance`, reporting its failure as the factory's.
+    /// While it runs, a graph-scope registration in progress since before it started may be
+    /// made again to close a cycle (Swinject's way): the cycle runs through this property.
     private func complete<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
         guard let initCompleted = entry.initCompleted else {
             return
         }
+        hasCompletions.store(true, ordering: .releasing)
+        state.withLock { state in
+            state.completions.append(state.clock)
+            state.clock += 1
+        }
+        defer { state.withLock { _ = $0.completions.popLast() } }
         do {
             try initCompleted(self, instance)
         } catch let error as ResolutionError {
@@ -190,6 +219,8 @@ final class Resolution: Resolver {
             }
             state.records.removeAll(keepingCapacity: true)
             state.rootInstance = nil
+            state.clock = 0
+            hasCompletions.store(false, ordering: .releasing)
             return state.records.capacity <= 32
         }
     }
@@ -208,13 +239,22 @@ final class Resolution: Resolver {
     /// Where the root stands: its shared instance if it has one, otherwise whether its
     /// factory (or `initCompleted`) is still running.
     func rootState() -> ChainState {
-        state.withLock { state in
+        let isRerunnable = root.scope == .graph && root.argumentType == nil
+        return state.withLock { state in
             if let instance = state.rootInstance {
                 return .made(instance.value)
             }
-            return state.isFinished ? .absent : .inProgress
+            if state.isFinished {
+                return .absent
+            }
+            // The root started before any `initCompleted`.
+            return isRerunnable && !state.completions.isEmpty && state.reruns < Self.rerunLimit ? .rerun : .inProgress
         }
     }
+
+    /// How deep reruns may nest before a cycle is reported instead: a property cycle closes
+    /// in a few; more means factories that keep making new instances.
+    private static var rerunLimit: Int { 32 }
 
     /// Calls `body` with the origin container.
     @inline(__always)
@@ -312,7 +352,7 @@ final class Resolution: Resolver {
             switch chainState(of: entry) {
             case .absent:
                 break
-            case .inProgress:
+            case .inProgress, .rerun:
                 throw cycle(closingWith: entry)
             case .made(let instance):
                 // Being completed (`initCompleted`) further up: the same instance closes the cycle.
@@ -332,21 +372,31 @@ final class Resolution: Resolver {
                 throw cycle(closingWith: entry)
             case .made(let instance):
                 return instance as! Service
+            case .rerun:
+                return try rerunRoot(entry, owner: owner)
             }
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
         // generic value-witness calls on every resolve, not only those that share one.
         let id = ObjectIdentifier(entry)
+        let keep = entry.scope == .graph && entry.argument == nil
         let start = state.withLock { state -> Int in
             for index in state.records.indices where state.records[index].id == id {
                 switch state.records[index].phase {
                 case .inProgress:
+                    if keep, let completion = state.completions.last, completion > state.records[index].startedAt,
+                        state.reruns < Self.rerunLimit {
+                        state.reruns += 1
+                        return Self.rerunFound(index)
+                    }
                     return Self.cycleFound
                 case .made:
                     return Self.madeFound(index)
                 case .done:
                     state.records[index].phase = .inProgress
+                    state.records[index].startedAt = state.clock
+                    state.clock += 1
                     return index
                 }
             }
@@ -356,7 +406,8 @@ final class Resolution: Resolver {
                 }
                 hasRecords.store(true, ordering: .releasing)
             }
-            state.records.append(Record(id: id, entry: entry, phase: .inProgress))
+            state.records.append(Record(id: id, entry: entry, phase: .inProgress, startedAt: state.clock))
+            state.clock += 1
             isTakenOver = true
             return state.records.count - 1
         }
@@ -364,7 +415,11 @@ final class Resolution: Resolver {
             if start == Self.cycleFound {
                 throw cycle(closingWith: entry)
             }
-            return sharedInstance(at: Self.madeFound(start)) as! Service
+            let (index, isRerun) = Self.decode(start)
+            if isRerun {
+                return try rerun(entry, owner: owner, at: index)
+            }
+            return sharedInstance(at: index) as! Service
         }
         let instance: Service
         do {
@@ -373,19 +428,78 @@ final class Resolution: Resolver {
             state.withLock { $0.records[start].phase = .done }
             throw error
         }
-        let keep = entry.scope == .graph && entry.argument == nil
-        state.withLock { $0.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done }
+        let madeMeanwhile = state.withLock { state -> Bool in
+            if keep, case .made = state.records[start].phase {
+                return true
+            }
+            state.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done
+            return false
+        }
+        if madeMeanwhile {
+            // A rerun closing a cycle through a property made it; the graph holds that one.
+            return sharedInstance(at: start) as! Service
+        }
         if entry.initCompleted != nil {
             try complete(entry, instance)
         }
         return instance
     }
 
+    /// Runs the factory of `entry`, in progress further up, again: an `initCompleted` that
+    /// started since asks for it, so the cycle runs through a property. The first instance
+    /// made is the graph's; the outer run returns it too.
+    private func rerun<Service>(_ entry: Entry<Service>, owner: Container?, at index: Int) throws -> Service {
+        defer { state.withLock { $0.reruns -= 1 } }
+        let instance = try run(entry, owner: owner, argument: nil)
+        let isFirst = state.withLock { state -> Bool in
+            if case .made = state.records[index].phase {
+                return false
+            }
+            state.records[index].phase = .made(GraphInstance(value: instance))
+            return true
+        }
+        guard isFirst else {
+            return sharedInstance(at: index) as! Service
+        }
+        try complete(entry, instance)
+        return instance
+    }
+
+    /// As ``rerun(_:owner:at:)``, for the root.
+    private func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
+        state.withLock { $0.reruns += 1 }
+        defer { state.withLock { $0.reruns -= 1 } }
+        let instance = try run(entry, owner: owner, argument: nil)
+        let existing = state.withLock { state -> Any? in
+            if let made = state.rootInstance {
+                return made.value
+            }
+            state.rootInstance = GraphInstance(value: instance)
+            return nil
+        }
+        if let existing {
+            return existing as! Service
+        }
+        try complete(entry, instance)
+        return instance
+    }
+
     private static var cycleFound: Int { -1 }
 
-    /// Maps a record's index to a negative result and back.
+    /// Maps a record's index to a negative result: a made record to share.
     private static func madeFound(_ index: Int) -> Int {
-        -2 - index
+        -2 - 2 * index
+    }
+
+    /// Maps a record's index to a negative result: an in-progress record to run again.
+    private static func rerunFound(_ index: Int) -> Int {
+        -3 - 2 * index
+    }
+
+    /// The record's index, and whether it is to be run again, from a negative result.
+    private static func decode(_ result: Int) -> (index: Int, isRerun: Bool) {
+        let code = -2 - result
+        return (code / 2, code % 2 == 1)
     }
 
     /// The instance a made record shares. Safe to force-cast to the record's service type: the
