@@ -19,7 +19,8 @@ private let rootContainer = SpinLock(Container.mainContainer)
 /// }
 /// ```
 ///
-/// (`@retroactive` because `Container` and the protocol are both this module's.)
+/// (`@retroactive` because `Container` and the protocol both come from `Injection`; within
+/// this package the attribute is not needed.)
 public protocol ContainerRegistering {
     /// Adds the application's registrations, to ``Container/main`` usually. Runs once per
     /// process, before the first use of ``Container/main`` or ``Container/root`` returns;

@@ -13,6 +13,12 @@ extension Resolver {
         try resolve(type, name: nil, argument: argument)
     }
 
+    /// Returns the unnamed service of the type the context asks for (Resolver's
+    /// `resolver.resolve()`): `Fetcher(networking: try r.resolve())`.
+    public func resolve<Service>() throws -> Service {
+        try resolve(Service.self, name: nil)
+    }
+
     /// Returns the unnamed service registered for `type`, or `nil` when none is registered
     /// (Swinject's optional `resolve`); every other failure throws.
     public func resolve<Service>(_ type: Service?.Type) throws -> Service? {
