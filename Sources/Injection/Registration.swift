@@ -81,6 +81,8 @@ public struct Registration<Service>: Sendable {
 
     /// Moves the registration to `scope` (Resolver's `.scope(.application)`); the types added
     /// with ``implements(_:name:)`` follow.
+    // Disfavored: for a `Sendable` service, `.transient` must mean the `Scope` overload's.
+    @_disfavoredOverload
     @discardableResult
     public func scope(_ scope: UnsharedScope) -> Registration<Service> {
         var definition = entry.definition
@@ -89,6 +91,7 @@ public struct Registration<Service>: Sendable {
     }
 
     /// Swinject's `inObjectScope`: ``scope(_:)-(UnsharedScope)``.
+    @_disfavoredOverload
     @discardableResult
     public func inObjectScope(_ scope: UnsharedScope) -> Registration<Service> {
         self.scope(scope)
