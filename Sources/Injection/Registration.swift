@@ -81,8 +81,6 @@ public struct Registration<Service>: Sendable {
 
     /// Moves the registration to `scope` (Resolver's `.scope(.application)`); the types added
     /// with ``implements(_:name:)`` follow.
-    // Disfavored: for a `Sendable` service, `.transient` must mean the `Scope` overload's.
-    @_disfavoredOverload
     @discardableResult
     public func scope(_ scope: UnsharedScope) -> Registration<Service> {
         var definition = entry.definition
@@ -91,7 +89,6 @@ public struct Registration<Service>: Sendable {
     }
 
     /// Swinject's `inObjectScope`: ``scope(_:)-(UnsharedScope)``.
-    @_disfavoredOverload
     @discardableResult
     public func inObjectScope(_ scope: UnsharedScope) -> Registration<Service> {
         self.scope(scope)
@@ -133,6 +130,10 @@ extension Registration where Service: Sendable {
     /// Moves the registration to `scope` (Resolver's `.scope(.application)`); the types added
     /// with ``implements(_:name:)`` follow. An instance already kept in the old scope is not
     /// carried over.
+    // Disfavoured: `.graph` and `.transient`, which both overloads take, then mean the
+    // UnsharedScope one's (the same scopes, with no cache to make), and a non-`Sendable`
+    // service reaches this one only for a shared scope, where it fails to compile.
+    @_disfavoredOverload
     @discardableResult
     public func scope(_ scope: Scope) -> Registration<Service> {
         var definition = entry.definition
@@ -141,6 +142,7 @@ extension Registration where Service: Sendable {
     }
 
     /// Swinject's `inObjectScope`: ``scope(_:)-(Scope)``.
+    @_disfavoredOverload
     @discardableResult
     public func inObjectScope(_ scope: Scope) -> Registration<Service> {
         self.scope(scope)
