@@ -29,15 +29,15 @@ struct ServeCommand {
         for failure in generation.catalog.report.failures { diagnostics.warning(failure.description) }
         let settings = config.serve
         let address = invocation.listen ?? settings.listen
+        if !address.isLoopback, settings.token == nil {
+            diagnostics.warning("serving on \(address), beyond this machine, without a token: anyone who can reach it can use it; set serve.token (e.g. \"${PRICEHOST_TOKEN}\")")
+        }
         let server: ServeServer
         do {
             server = try ServeServer(address: address, limits: ServeServer.Limits(settings))
         } catch {
             diagnostics.error(error.description)
             return .listenFailed
-        }
-        if !address.isLoopback, settings.token == nil {
-            diagnostics.warning("serving on \(address), beyond this machine, without a token: anyone who can reach it can use it; set serve.token (e.g. \"${PRICEHOST_TOKEN}\")")
         }
         let state = ServeState(generation)
         let hub = StreamHub { topic in await ServeRouter.event(for: topic, state: state) }
