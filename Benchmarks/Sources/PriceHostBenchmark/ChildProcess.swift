@@ -78,8 +78,9 @@ enum ChildProcess {
     }
 
     /// Starts `command`; the watchdog kills it if it runs longer than `timeoutSeconds`.
+    /// `extraEnvironment` (`NAME=value`) is added to the ``ChildEnvironment``, e.g. a `PRICEHOST_` setting it drops.
     static func start(_ command: Command, standardOutput: OutputTarget = .discard, standardError: OutputTarget = .discard,
-                      timeoutSeconds: Double) throws -> RunningChild {
+                      timeoutSeconds: Double, extraEnvironment: [String] = []) throws -> RunningChild {
         // The C strings of argv and the environment are made before the clock starts, and freed after the spawn.
         var owned: [UnsafeMutablePointer<CChar>?] = []
         defer { owned.forEach { free($0) } }
@@ -89,7 +90,7 @@ enum ChildProcess {
             return copy
         }
         let arguments = ([command.executable] + command.arguments).map(cString) + [nil]
-        let environment = ChildEnvironment.entries.map(cString) + [nil]
+        let environment = (ChildEnvironment.entries + extraEnvironment).map(cString) + [nil]
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
