@@ -71,4 +71,35 @@ struct ServeLifecycleTests {
         #expect(server.process.waitForExit(within: 10) == 0, "\(server.process.standardError)")
         #expect(throws: (any Error).self) { try LoopbackHTTPConnection(port: server.port).get("/healthz") }
     }
+
+    @Test func systemdHearsReadyAndStoppingOverNotifySocket() throws {
+        let sandbox = try ServeTests.fileSandbox()
+        defer { sandbox.remove() }
+        let path = sandbox.directory.file("notify.sock")
+        let listener = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(listener, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func message() -> String {
+            var buffer = [UInt8](repeating: 0, count: 512)
+            let count = recv(listener, &buffer, buffer.count, 0)
+            return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : "(nothing: \(String(cString: strerror(errno))))"
+        }
+        let server = try ServeProcess(sandbox, environment: ["NOTIFY_SOCKET": path])
+        #expect(message() == "READY=1\nMAINPID=\(server.process.pid)")
+        server.process.send(SIGHUP)
+        #expect(message() == "RELOADING=1")
+        #expect(message() == "READY=1")
+        #expect(server.stop() == 0)
+        #expect(message() == "STOPPING=1")
+    }
 }
