@@ -115,6 +115,8 @@ struct ServeLimitsTests {
         let result = try sandbox.run(["serve", "--listen", "127.0.0.1:0"])
         #expect(result.status == 3)
         #expect(result.errorLines == ["pricehost: error: \(sandbox.configPath): serve.token: environment variable PRICEHOST_TOKEN is not set"], "\(result)")
+        // Only serve uses the token: an operator's fetch from the same config works without it.
+        #expect(try sandbox.run(["fetch", "--asset", "BTC", "--format", "json"]).outputLines == [ServeTests.btc])
     }
 
     @Test func aPortInUseIsOneLineAndStatus5() throws {

@@ -18,6 +18,10 @@ struct ServeCommand {
     static let drainLimit: Duration = .seconds(5)
 
     func run(config: Config) async -> ExitStatus {
+        if let problem = config.serve.tokenProblem {
+            diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
+            return .configOrPlugin
+        }
         let metrics = ServeMetrics()
         let generation: ServeGeneration
         switch makeGeneration(config, metrics: metrics) {
@@ -124,6 +128,10 @@ struct ServeCommand {
             config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
         } catch {
             diagnostics.error("reload refused: \(error.description); still serving the previous config")
+            return
+        }
+        if let problem = config.serve.tokenProblem {
+            diagnostics.error("reload refused: \(ConfigError(path: config.path, reason: problem.description)); still serving the previous config")
             return
         }
         let next: ServeGeneration

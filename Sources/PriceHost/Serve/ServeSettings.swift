@@ -11,6 +11,10 @@ struct ServeSettings: Sendable, Equatable {
     var listen = ListenAddress.default
     /// `token`: when set, every route but `/healthz` needs `Authorization: Bearer TOKEN`. `${VAR}` is substituted.
     var token: String?
+    /// Why `token` could not be read, e.g. its `${VAR}` is not set: `serve` refuses to start
+    /// (it must not serve without the token it was given), while other commands, which never
+    /// use the token, are not stopped by a secret only the service's environment holds.
+    var tokenProblem: JSONShapeError?
     /// `maxConnections`: connections open at once; one more gets an immediate 503 (1 to 65536; default 256).
     var maxConnections = 256
     /// `idleTimeoutSeconds`: a keep-alive connection with no request for this long is closed (0.1 to 3600; default 10).
@@ -37,12 +41,17 @@ struct ServeSettings: Sendable, Equatable {
             listen = address
         }
         if let value = try cursor.optionalMember("token") {
-            let token = try EnvironmentSubstitution.substitute(try value.string(), at: value, environment: environment)
-            guard !token.isEmpty else { throw value.error("must not be empty (remove the key to serve without a token)") }
-            guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-                throw value.error("must be printable ASCII without spaces, as an Authorization header carries it")
+            let text = try value.string()
+            do throws(JSONShapeError) {
+                let token = try EnvironmentSubstitution.substitute(text, at: value, environment: environment)
+                guard !token.isEmpty else { throw value.error("must not be empty (remove the key to serve without a token)") }
+                guard token.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                    throw value.error("must be printable ASCII without spaces, as an Authorization header carries it")
+                }
+                self.token = token
+            } catch {
+                tokenProblem = error
             }
-            self.token = token
         }
         if let value = try cursor.optionalMember("maxConnections") { maxConnections = try value.integer(in: 1...65_536) }
         idleTimeoutMilliseconds = try Self.seconds(cursor, "idleTimeoutSeconds") ?? idleTimeoutMilliseconds
