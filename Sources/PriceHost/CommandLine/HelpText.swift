@@ -17,6 +17,7 @@ enum HelpText {
         USAGE
           pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
           pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
+          pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: /v1/prices, /v1/stream, POST / (Chainlink), /metrics, /healthz, /readyz
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
@@ -41,7 +42,7 @@ enum HelpText {
 
         EXIT STATUS
           0 success   1 fetch failed   2 usage error   3 config or plugin error
-          4 some of several assets failed
+          4 some of several assets failed   5 serve cannot listen (address in use, …)
 
         ENVIRONMENT
           PRICEHOST_CONFIG        config file when --config is not given

@@ -4,7 +4,7 @@ import ProviderABI
 struct Invocation: Sendable, Equatable {
     /// The subcommand.
     enum Command: String, Sendable, CaseIterable {
-        case fetch, watch, providers, check, help, version
+        case fetch, watch, serve, providers, check, help, version
         /// `new-plugin NAME --language c|swift [--dir DIR]`: writes a plugin from the templates.
         case newPlugin = "new-plugin"
         /// Internal: `check` runs each plugin in a child `pricehost __probe --plugin PATH`.
@@ -36,6 +36,8 @@ struct Invocation: Sendable, Equatable {
     var assets: [String] = []
     /// `--currency`, upper case.
     var currency: String?
+    /// `serve --listen HOST:PORT`: overrides `serve.listen`.
+    var listen: ListenAddress?
     /// `--allow-insecure-plugins`: load plugin files others could replace, with a warning.
     var allowInsecurePlugins = false
     /// `check --plugin PATH`: the conformance check of one plugin file (also the probe's target).
@@ -57,6 +59,7 @@ struct Invocation: Sendable, Equatable {
     static let options: [Command: Set<String>] = [
         .fetch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
         .watch: ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--allow-insecure-plugins"],
+        .serve: ["--config", "--listen", "--allow-insecure-plugins"],
         .providers: ["--config", "--format", "--allow-insecure-plugins"],
         .check: ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
         .probe: ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"],
@@ -128,7 +131,7 @@ struct Invocation: Sendable, Equatable {
                     throw UsageError("unexpected argument '\(argument)'; options take the form --name value")
                 }
                 guard let parsed = Command(rawValue: argument), parsed != .help, parsed != .version else {
-                    throw UsageError("unknown command '\(argument)'; commands are fetch, watch, providers, check")
+                    throw UsageError("unknown command '\(argument)'; commands are fetch, watch, serve, providers, check")
                 }
                 command = parsed
             }
@@ -163,7 +166,7 @@ struct Invocation: Sendable, Equatable {
 
     static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin",
                                             "--interval", "--ticks", "--aggregate", "--allow-insecure-plugins",
-                                            "--conformance", "--bad-settings", "--load-only", "--language", "--dir"]
+                                            "--conformance", "--bad-settings", "--load-only", "--language", "--dir", "--listen"]
     /// Options that take no value.
     static let flags: Set<String> = ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"]
 
@@ -209,6 +212,9 @@ struct Invocation: Sendable, Equatable {
                 throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)'")
             }
             ticks = count
+        case "--listen":
+            guard let address = ListenAddress(value) else { throw UsageError("--listen \(ListenAddress.rule(value))") }
+            listen = address
         case "--allow-insecure-plugins":
             allowInsecurePlugins = true
         case "--conformance":
