@@ -66,6 +66,21 @@ struct CurlTransportTests {
         #expect(ContinuousClock.now - started < .seconds(20))
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingBeforeTheJobReachesTheLoopStillEndsIt() async throws {
+        let server = try LoopbackHTTPServer { _, _ in .misbehaving(.bytes([], holdOpen: 20)) }
+        defer { server.stop() }
+        let transport = CurlTransport()
+        let started = ContinuousClock.now
+        // Cancelled at once: the handler runs before the job is submitted, often before libcurl is even loaded.
+        let task = Task {
+            try await transport.get(HTTPRequest(url: server.baseURL + "/hang", timeout: .seconds(30)), options: TransferOptions(maxResponseBytes: 1024))
+        }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
     @Test func aMissingLibcurlFailsEveryRequestWithTheSameLineAndIsKept() async {
         let missing = "/nonexistent/libcurl.so.4"
         let transport = CurlTransport(libraryName: missing)
