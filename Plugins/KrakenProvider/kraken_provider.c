@@ -81,33 +81,45 @@ static int retry_answer(void *context, const ph_http_response *response) {
 
 static void answer(struct pending *job, const ph_http_response *response) {
     char count[300], error[500], key[64], shown[100], price[64], problem[300];
-    if (response->status != 200) {
+    if (response->status != 200) {  /* the host has retried 429 and 5xx already */
         snprintf(error, sizeof error, "HTTP %d", (int)response->status);
         fail(job, response->status == 429 || response->status >= 500 ? "unavailable" : "failed", error);
-    } else if (response->body_length == 0) {
+        return;
+    }
+    if (response->body_length == 0) {
         fail(job, "invalid_response", "200 with an empty body");
-    } else if (read_json(job, response, "error", "error", PH_JSON_ARRAY, count, sizeof count) != 0) {
-    } else if (strcmp(count, "0") != 0) {
+        return;
+    }
+    /* From here read_json fails the fetch itself, naming what was wrong, when it returns non-zero. */
+    if (read_json(job, response, "error", "error", PH_JSON_ARRAY, count, sizeof count) != 0) return;
+    if (strcmp(count, "0") != 0) {
         if (read_json(job, response, "error[0]", "error[0]", PH_JSON_STRING, error, sizeof error) != 0) return;
         fail(job, strncmp(error, "EQuery:Unknown asset pair", 25) == 0 ? "not_found"
                   : is_transient(error) ? "unavailable" : "failed", error);
-    } else if (read_json(job, response, "result", "result", PH_JSON_OBJECT, count, sizeof count) != 0) {
-    } else if (strcmp(count, "1") != 0) {
+        return;
+    }
+    if (read_json(job, response, "result", "result", PH_JSON_OBJECT, count, sizeof count) != 0) return;
+    if (strcmp(count, "1") != 0) {
         snprintf(error, sizeof error, "200 with %s pairs in result, expected 1", count);
         fail(job, "invalid_response", error);
-    } else if (read_json(job, response, "result{0}", "result's key", PH_JSON_STRING, key, sizeof key) == 0) {
-        snprintf(shown, sizeof shown, "result.%s.c[0]", key);
-        if (read_json(job, response, "result[0].c[0]", shown, PH_JSON_STRING, price, sizeof price) != 0) return;
-        if (host->check_amount(host->host_context, price, problem, sizeof problem) != 0 || price[0] == '-'
-            || strspn(price, "0.") == strlen(price)) {
-            snprintf(error, sizeof error, "200 with %s %s", shown, price[0] == '-' || problem[0] == '\0' ? "not a positive price" : problem);
-            fail(job, "invalid_response", error);
-            return;
-        }
-        ph_quote quote = {.struct_size = sizeof quote, .asset = job->asset, .currency = job->currency,
-                          .amount = price, .timestamp_ms = 0 /* the ticker has no time: now */};
-        job->completion(job->completion_context, &quote, NULL);
+        return;
     }
+    if (read_json(job, response, "result{0}", "result's key", PH_JSON_STRING, key, sizeof key) != 0) return;
+    snprintf(shown, sizeof shown, "result.%s.c[0]", key);
+    if (read_json(job, response, "result[0].c[0]", shown, PH_JSON_STRING, price, sizeof price) != 0) return;
+    if (host->check_amount(host->host_context, price, problem, sizeof problem) != 0) {
+        snprintf(error, sizeof error, "200 with %s %s", shown, problem);
+        fail(job, "invalid_response", error);
+        return;
+    }
+    if (price[0] == '-' || strspn(price, "0.") == strlen(price)) {
+        snprintf(error, sizeof error, "200 with %s %s, not a positive price", shown, price);
+        fail(job, "invalid_response", error);
+        return;
+    }
+    ph_quote quote = {.struct_size = sizeof quote, .asset = job->asset, .currency = job->currency,
+                      .amount = price, .timestamp_ms = 0 /* the ticker has no time: now */};
+    job->completion(job->completion_context, &quote, NULL);
 }
 
 static void on_response(void *context, const ph_http_response *response, const ph_error *error) {

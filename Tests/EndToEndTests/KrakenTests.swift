@@ -27,6 +27,8 @@ struct KrakenTests {
             case "/0/public/Ticker?pair=TYPEUSD": .init(body: ticker("TYPEZUSD", "64000.1"))
             case "/0/public/Ticker?pair=TEXTUSD": .init(body: ticker("TEXTZUSD", #""1e5""#))
             case "/0/public/Ticker?pair=ZEROUSD": .init(body: ticker("ZEROZUSD", #""0.00000""#))
+            case "/0/public/Ticker?pair=NEGUSD": .init(body: ticker("NEGZUSD", #""-3.5""#))
+            case "/0/public/Ticker?pair=LISTUSD": .init(body: "[]")
             case "/0/public/Ticker?pair=TWOUSD": .init(body: #"{"error":[],"result":{"A":{"c":["1"]},"B":{"c":["2"]}}}"#)
             case "/0/public/Ticker?pair=DOWNUSD": .init(status: 503, body: "<html>down</html>")
             default: .init(body: error("EQuery:Unknown asset pair"))
@@ -87,7 +89,9 @@ struct KrakenTests {
         ("EMPTY", "kraken: 200 with an empty body (EMPTYUSD)", 1),
         ("TYPE", "kraken: 200 with result.TYPEZUSD.c[0] a number, expected a string (TYPEUSD)", 1),
         ("TEXT", "kraken: 200 with result.TEXTZUSD.c[0] \"1e5\" is not a decimal amount (-?digits(.digits)?, at most 38 significant digits) (TEXTUSD)", 1),
-        ("ZERO", "kraken: 200 with result.ZEROZUSD.c[0] not a positive price (ZEROUSD)", 1),
+        ("ZERO", "kraken: 200 with result.ZEROZUSD.c[0] 0.00000, not a positive price (ZEROUSD)", 1),
+        ("NEG", "kraken: 200 with result.NEGZUSD.c[0] -3.5, not a positive price (NEGUSD)", 1),
+        ("LIST", "kraken: 200 with an unexpected answer: (top level): expected an object, found an array (LISTUSD)", 1),
         ("TWO", "kraken: 200 with 2 pairs in result, expected 1 (TWOUSD)", 1),
         ("DOWN", "kraken: HTTP 503 (DOWNUSD)", 3),
     ])

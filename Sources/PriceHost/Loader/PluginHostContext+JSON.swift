@@ -16,9 +16,6 @@ enum HostValueServices {
         } catch {
             return (PH_JSON_BAD_PATH, error.description)
         }
-        guard json.count <= maximumJSONBytes else {
-            return (PH_JSON_BAD_TEXT, "the text is \(json.count) bytes; json_get reads at most \(maximumJSONBytes)")
-        }
         let cursor: JSONCursor
         do {
             cursor = try JSONCursor(JSONParser.parse(json)).value(at: parsedPath)
@@ -75,6 +72,11 @@ let hostJSONGet: ph_json_get_function = { _, json, length, path, buffer, size in
     }
     guard json != nil || length == 0 else {
         HostValueServices.write("json_get called with a NULL text of \(length) bytes", to: buffer, size: size)
+        return Int32(truncatingIfNeeded: PH_JSON_BAD_TEXT.rawValue)
+    }
+    // Checked before a byte is read: a wrong length must not walk the host through the plugin's memory.
+    guard length <= HostValueServices.maximumJSONBytes else {
+        HostValueServices.write("json_get called with \(length) bytes; it reads at most \(HostValueServices.maximumJSONBytes)", to: buffer, size: size)
         return Int32(truncatingIfNeeded: PH_JSON_BAD_TEXT.rawValue)
     }
     let bytes = json.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []

@@ -80,6 +80,19 @@ struct HostValueServicesTests {
         #expect(message == (PH_JSON_TOO_SMALL, "a: the value is 70 bytes; the buffer holds 59"))
     }
 
+    @Test func aLengthOverTheLimitIsRefusedBeforeAByteIsRead() throws {
+        let (context, _) = PluginHostContextTests.context()
+        let table = context.makeTable(configDirectory: "/").pointee
+        let jsonGet = try #require(table.json_get)
+        var buffer = [CChar](repeating: 0, count: 128)
+        let one: [CChar] = [0x7B]  // "{", and a length that claims far more
+        let result = one.withUnsafeBufferPointer { text in
+            buffer.withUnsafeMutableBufferPointer { jsonGet(table.host_context, text.baseAddress, Int.max, "a", $0.baseAddress, $0.count) }
+        }
+        #expect(ph_json_result(rawValue: numericCast(result)) == PH_JSON_BAD_TEXT)
+        #expect(Self.text(buffer) == "json_get called with \(Int.max) bytes; it reads at most 16777216")
+    }
+
     @Test func withNoBufferOnlyTheKindIsReturned() throws {
         #expect(try Self.get(Self.kraken, "result.XXBTZUSD.c[0]", size: 0).result == PH_JSON_STRING)
     }
