@@ -5,7 +5,7 @@ import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``BinanceResponse`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct BinanceResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("BinanceResponseFuzzTests/mutated", corpus: [

@@ -5,7 +5,7 @@ import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``BitstampResponse`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct BitstampResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("BitstampResponseFuzzTests/mutated", corpus: [

@@ -7,7 +7,7 @@ import Testing
 
 /// Seeded, bounded fuzzing of ``CoinGeckoResponse`` and of the exact reading
 /// of JSON numbers it relies on (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct CoinGeckoResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("CoinGeckoResponseFuzzTests/mutated", corpus: [

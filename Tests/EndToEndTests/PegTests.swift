@@ -4,7 +4,7 @@ import Testing
 
 /// The peg plugin, in C on the host's services: it needs no settings and
 /// names the ones it is given, read with `json_get`.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct PegTests {
     @Test func settingsItIgnoresAreNamedInOneWarningAndItStillAnswers() throws {
         let sandbox = try Sandbox(config: """

@@ -5,7 +5,7 @@ import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``GeminiResponse`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct GeminiResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("GeminiResponseFuzzTests/mutated", corpus: [

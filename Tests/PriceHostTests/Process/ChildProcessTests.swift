@@ -2,7 +2,7 @@ import ChildProcesses
 import Glibc
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ChildProcessTests {
     @Test func capturesBothOutputsAndTheStatus() throws {
         let outcome = try ChildProcess("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"]).run(timeout: .seconds(20))
@@ -63,7 +63,7 @@ struct ChildProcessTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ChildProcessDescriptorTests {
     @Test func aChildInheritsNoDescriptorBeyondStandardError() throws {
         // Opened without close-on-exec, as a test's listening socket is.
