@@ -18,6 +18,10 @@ let package = Package(
         .library(name: "GeminiProvider", type: .dynamic, targets: ["GeminiProvider"]),
         .library(name: "BinanceProvider", type: .dynamic, targets: ["BinanceProvider"]),
         .library(name: "CoinGeckoProvider", type: .dynamic, targets: ["CoinGeckoProvider"]),
+        // Running child processes, for the host's probes, the tests and the benchmarks.
+        .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
+        // Test support, shared by the test targets and the benchmarks package: not for users.
+        .library(name: "PriceHostTesting", targets: ["PriceHostTesting"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -29,10 +33,14 @@ let package = Package(
         // The container knows nothing of prices or plugins.
         .target(name: "Injection", dependencies: ["ConcurrencyHelpers"]),
 
+        // posix_spawn with pipes, a deadline and process groups; Glibc only.
+        .target(name: "CChildProcess"),
+        .target(name: "ChildProcesses", dependencies: ["CChildProcess"]),
+
         // The slice of libcurl's C API the host uses: declarations only; libcurl is dlopen()ed, never linked.
         .target(name: "CCurl"),
         // The host: config, loader, adapters, services, commands; and its thin main.
-        .target(name: "PriceHost", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
+        .target(name: "PriceHost", dependencies: ["ChildProcesses", "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
@@ -54,16 +62,18 @@ let package = Package(
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
-        .target(name: "PriceHostTesting", dependencies: ["ProviderABI"], path: "Tests/PriceHostTesting"),
+        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ProviderABI"], path: "Tests/PriceHostTesting"),
+        // Seeded, bounded fuzzing on Swift Testing, apart so that PriceHostTesting links without it.
+        .target(name: "PriceHostFuzzing", dependencies: ["ProviderABI"], path: "Tests/PriceHostFuzzing"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),
-        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
-        .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
+        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ChildProcesses", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],

@@ -1,5 +1,5 @@
 import BinanceProviderLibrary
-import PriceHostTesting
+import PriceHostFuzzing
 import ProviderABI
 import Testing
 

@@ -1,5 +1,5 @@
 import BitstampProviderLibrary
-import PriceHostTesting
+import PriceHostFuzzing
 import ProviderABI
 import Testing
 

@@ -1,6 +1,6 @@
 import CoinGeckoProviderLibrary
 import Foundation
-import PriceHostTesting
+import PriceHostFuzzing
 import ProviderABI
 import Testing
 

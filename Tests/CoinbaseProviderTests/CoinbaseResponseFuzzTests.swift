@@ -1,7 +1,7 @@
 import CoinbaseProviderLibrary
 import Foundation
 import ProviderABI
-import PriceHostTesting
+import PriceHostFuzzing
 import Testing
 
 /// Seeded, bounded fuzzing of ``CoinbaseResponse``: whatever the status and

@@ -1,7 +1,7 @@
 import FileProviderLibrary
 import Foundation
 import ProviderABI
-import PriceHostTesting
+import PriceHostFuzzing
 import Testing
 
 /// Seeded, bounded fuzzing of ``PriceFileParser``'s JSON and CSV readers: the

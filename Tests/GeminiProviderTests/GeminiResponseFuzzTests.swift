@@ -1,5 +1,5 @@
 import GeminiProviderLibrary
-import PriceHostTesting
+import PriceHostFuzzing
 import ProviderABI
 import Testing
 

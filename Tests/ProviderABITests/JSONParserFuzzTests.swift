@@ -1,6 +1,6 @@
 import Foundation
 import ProviderABI
-import PriceHostTesting
+import PriceHostFuzzing
 import Testing
 
 /// Seeded, bounded fuzzing of ``JSONParser``: the only outcomes allowed are a

@@ -1,7 +1,7 @@
 import Foundation
 @testable import PriceHost
 import ProviderABI
-import PriceHostTesting
+import PriceHostFuzzing
 import Testing
 
 /// Seeded, bounded fuzzing of the host's two front doors, `plugins.json`
