@@ -13,15 +13,16 @@ let package = Package(
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
+        // Running child processes, for the host's probes, the tests and the benchmarks.
+        .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
+        // Test support, shared by the test targets and the benchmarks package: not for users.
+        .library(name: "PriceHostTesting", targets: ["PriceHostTesting"]),
+        .library(name: "KrakenProvider", type: .dynamic, targets: ["KrakenProvider"]),
         // The markets a median asks by default (issue 13); kraken is in C.
         .library(name: "BitstampProvider", type: .dynamic, targets: ["BitstampProvider"]),
         .library(name: "GeminiProvider", type: .dynamic, targets: ["GeminiProvider"]),
         .library(name: "BinanceProvider", type: .dynamic, targets: ["BinanceProvider"]),
         .library(name: "CoinGeckoProvider", type: .dynamic, targets: ["CoinGeckoProvider"]),
-        // Running child processes, for the host's probes, the tests and the benchmarks.
-        .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
-        // Test support, shared by the test targets and the benchmarks package: not for users.
-        .library(name: "PriceHostTesting", targets: ["PriceHostTesting"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -60,6 +61,8 @@ let package = Package(
         .target(name: "CoinGeckoProvider", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI"], path: "Plugins/CoinGeckoProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
+        // Kraken's ticker in C on the host's JSON services (ABI 1.2).
+        .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ProviderABI"], path: "Tests/PriceHostTesting"),

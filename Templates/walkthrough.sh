@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Follows PLUGINS.md as a new plugin author would, from a fresh directory
-# outside the repository: builds the C and the Swift template there, runs the
+# outside the repository: `pricehost new-plugin` writes the C and the Swift
+# template there, each builds with its one command (make; swift build -c
+# release), and the walkthrough runs the
 # conformance check on each, drops each into a plugin directory and fetches a
 # quote from a server on 127.0.0.1. Exits non-zero at the first failure.
 #
@@ -12,13 +14,13 @@ pricehost=${1:-$repo/.build/debug/pricehost}
 work=$(mktemp -d)
 trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# A price service: GET /{ASSET}-{CURRENCY} answers a decimal string; 404 otherwise.
+# A price service: GET /{ASSET}-{CURRENCY} answers {"price": "<decimal>"}; 404 otherwise.
 cat > "$work/server.py" <<'PY'
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class Price(BaseHTTPRequestHandler):
     def do_GET(self):
-        body = b"64000.50" if self.path == "/BTC-USD" else b""
+        body = b'{"price": "64000.50"}' if self.path == "/BTC-USD" else b""
         self.send_response(200 if body else 404)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -34,16 +36,15 @@ for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
 url="http://127.0.0.1:$(cat "$work/port")"
 mkdir -p "$work/plugins.d"
 
-echo "== C: copy the template, build it with one cc command"
-cp "$repo/Templates/CProvider/template_provider.c" "$work/"
-(cd "$work" && cc -shared -fPIC -fvisibility=hidden -I "$repo/Sources/CProviderABI/include" \
-    -o libTemplateProvider.so template_provider.c)
+echo "== C: pricehost new-plugin writes the template with its names, make builds it"
+(cd "$work" && "$pricehost" new-plugin template --language c --dir c-plugin)
+(cd "$work/c-plugin" && make)
+c_plugin="$work/c-plugin/libTemplateProvider.so"
 
-echo "== Swift: copy the template package, point it at pricehost, build it"
-cp -R "$repo/Templates/SwiftProvider" "$work/SwiftProvider"
-sed -i "s|path: \"../..\"|path: \"$repo\"|" "$work/SwiftProvider/Package.swift"
-(cd "$work/SwiftProvider" && swift build --scratch-path "$work/swift-build" >/dev/null)
-swift_plugin="$work/swift-build/debug/libTemplateProvider.so"
+echo "== Swift: pricehost new-plugin writes a package on this checkout's ProviderABI, swift build -c release builds it"
+(cd "$work" && "$pricehost" new-plugin swift-template --language swift --dir swift-plugin)
+(cd "$work/swift-plugin" && swift build -c release >/dev/null)
+swift_plugin="$work/swift-plugin/.build/release/libSwiftTemplateProvider.so"
 
 cat > "$work/plugins.json" <<JSON
 {
@@ -52,14 +53,13 @@ cat > "$work/plugins.json" <<JSON
 }
 JSON
 
-for plugin in "$work/libTemplateProvider.so" "$swift_plugin"; do
+for plugin in "$c_plugin" "$swift_plugin"; do
   echo "== conformance: $plugin"
   "$pricehost" check --plugin "$plugin" --config "$work/plugins.json"
 done
 
 echo "== drop both into the plugin directory and fetch"
-cp "$work/libTemplateProvider.so" "$work/plugins.d/"
-cp "$swift_plugin" "$work/plugins.d/libSwiftTemplateProvider.so"
+cp "$c_plugin" "$swift_plugin" "$work/plugins.d/"
 for provider in template swift-template; do
   line=$("$pricehost" fetch --config "$work/plugins.json" --provider "$provider" --asset BTC --format csv | tail -1)
   case "$line" in

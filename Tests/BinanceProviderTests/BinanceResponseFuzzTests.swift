@@ -1,5 +1,6 @@
 import BinanceProviderLibrary
 import PriceHostFuzzing
+import PriceHostTesting
 import ProviderABI
 import Testing
 

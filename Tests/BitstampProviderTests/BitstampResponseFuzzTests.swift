@@ -1,5 +1,6 @@
 import BitstampProviderLibrary
 import PriceHostFuzzing
+import PriceHostTesting
 import ProviderABI
 import Testing
 

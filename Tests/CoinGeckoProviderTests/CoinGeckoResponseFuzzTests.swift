@@ -1,6 +1,7 @@
 import CoinGeckoProviderLibrary
 import Foundation
 import PriceHostFuzzing
+import PriceHostTesting
 import ProviderABI
 import Testing
 

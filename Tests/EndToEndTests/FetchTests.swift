@@ -134,7 +134,7 @@ struct FetchTests {
         (["fetch", "--asset", "BTC", "--format", "xml"], "pricehost: error: --format must be text, json or csv, not 'xml'"),
         (["fetch", "--asset", "BTC", "--verbose"], "pricehost: error: unknown option '--verbose'; see 'pricehost --help'"),
         (["fetch", "--asset", "BTC", "--provider", "nope"], "pricehost: error: unknown provider 'nope' (from --provider); loaded providers: file"),
-        (["frobnicate"], "pricehost: error: unknown command 'frobnicate'; commands are fetch, watch, providers, check"),
+        (["frobnicate"], "pricehost: error: unknown command 'frobnicate'; commands are fetch, watch, serve, providers, check"),
         (["providers", "--asset", "BTC"], "pricehost: error: option --asset does not apply to 'providers'"),
     ])
     func usageErrorsAreOneLineAndExitTwo(arguments: [String], message: String) throws {
@@ -150,7 +150,7 @@ struct FetchTests {
         #expect(help.standardOutput.contains("pricehost fetch --asset CODE[,CODE...]"))
         #expect(help.standardOutput.contains("0 success   1 fetch failed   2 usage error   3 config or plugin error"))
         let version = try CommandRunner.run(BuiltProducts.pricehost, ["--version"])
-        #expect(version == CommandResult(status: 0, standardOutput: "pricehost 0.1.0 (plugin ABI 1.1)\n", standardError: ""))
+        #expect(version == CommandResult(status: 0, standardOutput: "pricehost 0.1.0 (plugin ABI 1.2)\n", standardError: ""))
     }
 
     @Test func shippedConfigWorksFromTheRepositoryRoot() throws {

@@ -1,5 +1,6 @@
 import GeminiProviderLibrary
 import PriceHostFuzzing
+import PriceHostTesting
 import ProviderABI
 import Testing
 

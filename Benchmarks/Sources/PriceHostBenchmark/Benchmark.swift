@@ -37,6 +37,7 @@ enum Benchmark {
         case .network: try NetworkCase.run(context)
         case .concurrency: try ConcurrencyCase.run(context)
         case .memory: try MemoryCase.run(context)
+        case .serve: try ServeCase.run(context)
         }
     }
 }

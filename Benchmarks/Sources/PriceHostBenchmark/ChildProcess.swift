@@ -65,10 +65,11 @@ enum Children {
     }
 
     /// Starts `command`; it is killed if it runs longer than `timeoutSeconds`.
+    /// `extraEnvironment` (`NAME=value`) is added to the ``ChildEnvironment``, e.g. a `PRICEHOST_` setting it drops.
     static func start(_ command: Command, standardOutput: OutputTarget = .discard, standardError: OutputTarget = .discard,
-                      timeoutSeconds: Double) throws -> StartedChild {
+                      timeoutSeconds: Double, extraEnvironment: [String] = []) throws -> StartedChild {
         var child = command
-        child.environment = ChildEnvironment.entries
+        child.environment = ChildEnvironment.entries + extraEnvironment
         child.standardOutput = standardOutput.output
         child.standardError = standardError.output
         do {

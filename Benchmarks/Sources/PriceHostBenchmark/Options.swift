@@ -2,7 +2,7 @@
 struct Options: Sendable {
     /// The cases there are, in the order they run.
     enum Case: String, CaseIterable, Sendable {
-        case startup, plugins, container, network, concurrency, memory
+        case startup, plugins, container, network, concurrency, memory, serve
     }
 
     /// Timed runs per figure; odd, so the median is a run that happened.
@@ -29,6 +29,9 @@ struct Options: Sendable {
           --only LIST  some of: \(Case.allCases.map(\.rawValue).joined(separator: ", "))
           --repo PATH  the repository (plugins.json, prices.json); default: the first
                        directory above this binary that holds Package.swift and plugins.json
+
+        The serve case runs `pricehost serve` against 64 keep-alive clients of its own for
+        100,000 then 1,000,000 requests of a cached quote (--quick: 100,000 then 300,000).
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

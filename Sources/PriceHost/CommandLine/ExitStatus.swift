@@ -10,4 +10,6 @@ public enum ExitStatus: Int32, Sendable {
     case configOrPlugin = 3
     /// Several assets were asked and some, not all, failed: the successes are printed.
     case partial = 4
+    /// `serve` cannot listen: the address is in use, not this machine's, or needs privileges.
+    case listenFailed = 5
 }

@@ -17,9 +17,11 @@ enum HelpText {
         USAGE
           pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
           pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
+          pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: /v1/prices, /v1/stream, POST / (Chainlink), /metrics, /healthz, /readyz
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
+          pricehost new-plugin NAME --language c|swift [--dir DIR]   write a plugin to start from (default DIR: ./NAME)
           pricehost --help | --version
 
         OPTIONS (every command takes --config)
@@ -34,10 +36,13 @@ enum HelpText {
                             one source comes with a warning saying why the others failed
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
+          --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
+                            (build: swift build -c release), on this installation's header or ProviderABI
+          --dir DIR         (new-plugin) where to write it; must be new or empty
 
         EXIT STATUS
           0 success   1 fetch failed   2 usage error   3 config or plugin error
-          4 some of several assets failed
+          4 some of several assets failed   5 serve cannot listen (address in use, …)
 
         ENVIRONMENT
           PRICEHOST_CONFIG        config file when --config is not given

@@ -53,6 +53,10 @@ public struct PriceHostApp: Sendable {
         case .version:
             standardOutput(HelpText.versionLine)
             return .finished(.success)
+        case .newPlugin:
+            return .finished(NewPluginCommand(invocation: invocation, executableDirectory: ExecutableLocation.directory,
+                                              currentDirectory: FilePath.currentDirectory, output: standardOutput,
+                                              diagnostics: diagnostics).run())
         default:
             return .command(Command(invocation: invocation))
         }
@@ -89,6 +93,12 @@ public struct PriceHostApp: Sendable {
         }
         // Before any plugin runs: its stray prints must not reach the data channel.
         _ = LineOutput.standardOutput
+        if invocation.command == .serve {
+            // The access log is at info: on unless PRICEHOST_LOG asks for less.
+            let serveDiagnostics = environment["PRICEHOST_LOG"] == nil && diagnostics === Diagnostics.process
+                ? Diagnostics(threshold: .info) : diagnostics
+            return await ServeCommand(invocation: invocation, environment: environment, diagnostics: serveDiagnostics).run(config: config)
+        }
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
                                                       libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
         var options = PluginLoader.Options()

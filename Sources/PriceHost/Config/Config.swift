@@ -62,6 +62,8 @@ struct Config: Sendable {
     var defaults = Defaults()
     /// `assets`, by upper-case asset code.
     var assets: [String: AssetSettings] = [:]
+    /// `serve`: what `pricehost serve` listens on and allows.
+    var serve = ServeSettings()
 
     /// The networking policy for `provider`: its own, or the defaults.
     func policy(for provider: String) -> ProviderPolicy {

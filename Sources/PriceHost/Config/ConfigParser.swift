@@ -6,7 +6,7 @@ import ProviderABI
 /// naming the key path; `${VAR}` in provider settings is replaced from the
 /// environment.
 enum ConfigParser {
-    static let topLevelKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets"]
+    static let topLevelKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets", "serve"]
 
     /// Parses the bytes of a config file.
     /// - Parameters:
@@ -91,6 +91,9 @@ enum ConfigParser {
                 }
             }
             config.assets[asset] = entry
+        }
+        if let serve = try root.optionalMember("serve") {
+            config.serve = try ServeSettings(serve, environment: environment)
         }
         return config
     }

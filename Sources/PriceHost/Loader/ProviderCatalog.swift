@@ -38,13 +38,16 @@ final class ProviderCatalog: Sendable {
     let loader: PluginLoader
     let config: Config
     private let container: Container
+    private let decorate: FetcherDecorator?
     private let state = Lock(State())
 
-    /// A catalog that loads with `loader` and registers into `container`.
-    init(loader: PluginLoader, config: Config, container: Container) {
+    /// A catalog that loads with `loader` and registers into `container`; `decorate`,
+    /// when given, wraps each fetcher instead of the default cache (`serve` coalesces).
+    init(loader: PluginLoader, config: Config, container: Container, decorate: FetcherDecorator? = nil) {
         self.loader = loader
         self.config = config
         self.container = container
+        self.decorate = decorate
     }
 
     /// What has been loaded and what failed, so far.
@@ -121,6 +124,6 @@ final class ProviderCatalog: Sendable {
     /// Registers the fetchers of newly accepted plugins, behind a cache where the provider's `cacheSeconds` asks for one.
     func register(_ plugins: [LoadedPlugin]) {
         guard !plugins.isEmpty else { return }
-        container.install(PluginFetchersModule(plugins: plugins, policies: config.providerPolicies))
+        container.install(PluginFetchersModule(plugins: plugins, policies: config.providerPolicies, decorate: decorate))
     }
 }

@@ -8,6 +8,7 @@ final class TokenBucket: Sendable {
     private struct State {
         var tokens: Double
         var refilled: ContinuousClock.Instant
+        var waits = 0
     }
 
     /// Tokens added per second.
@@ -23,6 +24,9 @@ final class TokenBucket: Sendable {
         state = Lock(State(tokens: Double(burst), refilled: .now))
     }
 
+    /// How many takes had to wait for a token (`serve`'s rate-limit metric).
+    var waitCount: Int { state.withLock { $0.waits } }
+
     /// Takes one token, waiting until one is there. Tokens are reserved in
     /// arrival order, so waiters are served first come, first served.
     func take() async throws {
@@ -33,6 +37,7 @@ final class TokenBucket: Sendable {
             state.tokens = min(burst, state.tokens + seconds * rate)
             state.refilled = now
             state.tokens -= 1
+            if state.tokens < 0 { state.waits += 1 }
             return state.tokens >= 0 ? .zero : .milliseconds(Int((-state.tokens / rate * 1000).rounded(.up)))
         }
         if wait > .zero { try await Task.sleep(for: wait) }

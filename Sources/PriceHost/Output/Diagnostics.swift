@@ -73,6 +73,9 @@ final class Diagnostics: Sendable {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
+    /// Whether lines of `level` are printed.
+    func isLogging(_ level: Level) -> Bool { level >= threshold }
+
     /// Writes a warning.
     func warning(_ message: String) { log(.warning, message) }
 

@@ -59,8 +59,9 @@ enum CompositionRoot {
     }
 
     /// The catalog of providers for `config`: plugins found by `loader`, registered into `container`.
-    static func makeCatalog(loader: PluginLoader, config: Config, container: Container) -> ProviderCatalog {
-        ProviderCatalog(loader: loader, config: config, container: container)
+    static func makeCatalog(loader: PluginLoader, config: Config, container: Container,
+                            decorate: FetcherDecorator? = nil) -> ProviderCatalog {
+        ProviderCatalog(loader: loader, config: config, container: container, decorate: decorate)
     }
 
     /// Why libcurl could not be loaded, if a request in `container` tried and failed:
@@ -89,18 +90,23 @@ struct UnavailableHTTPClient: HTTPClient {
     }
 }
 
+/// Wraps a provider's fetcher as it is registered: `(provider, fetcher, policy)`.
+typealias FetcherDecorator = @Sendable (_ provider: String, _ fetcher: any PriceFetcher, _ policy: ProviderPolicy) -> any PriceFetcher
+
 /// Registers each loaded plugin's fetchers under `provider` and `provider/ASSET`,
 /// behind a cache when the provider's `cacheSeconds` asks for one.
 struct PluginFetchersModule: Module {
     let plugins: [LoadedPlugin]
     var policies: [String: ProviderPolicy] = [:]
+    var decorate: FetcherDecorator?
 
     func register(into container: Container) {
         for plugin in plugins {
-            let cacheSeconds = policies[plugin.name]?.cacheSeconds ?? 0
+            let policy = policies[plugin.name] ?? ProviderPolicy()
+            let cacheSeconds = policy.cacheSeconds
             for entry in plugin.fetchers {
-                let fetcher: any PriceFetcher = cacheSeconds > 0
-                    ? CachingPriceFetcher(base: entry.fetcher, lifetime: Double(cacheSeconds)) : entry.fetcher
+                let fetcher: any PriceFetcher = decorate?(plugin.name, entry.fetcher, policy) ?? (cacheSeconds > 0
+                    ? CachingPriceFetcher(base: entry.fetcher, lifetime: Double(cacheSeconds)) : entry.fetcher)
                 container.register(PriceFetcher.self, name: entry.registrationName, scope: .singleton) { _ in fetcher }
             }
         }

@@ -115,10 +115,13 @@ struct ConfigAndCommandLineFuzzTests {
         ["watch", "--asset", "BTC,ETH", "--interval", "30", "--ticks", "3", "--format", "csv"],
         ["fetch", "--provider", "coinbase,file", "--asset", "BTC", "--aggregate", "median"],
         ["check", "--plugin", "./libMine.so", "--config", "test.json"],
+        ["serve", "--listen", "127.0.0.1:8480", "--config", "plugins.json"],
+        ["serve", "--listen=localhost:0", "--allow-insecure-plugins"],
     ]
 
     private static let words: [String] = [
         "fetch", "watch", "providers", "check", "help", "version", "FETCH", "--config", "--format", "--provider", "--asset", "--currency",
+        "serve", "--listen", "127.0.0.1:8480", "localhost:0", "0.0.0.0:99999", "[::1]:80",
         "--interval", "--ticks", "--aggregate", "median", "mean", "--conformance", "--bad-settings", "0", "0.05", "0.1", "2.5", "1.2345", "86401", "1000001", "coinbase,file",
         "-h", "--help", "-V", "--version", "--unknown", "__probe", "--plugin", "--allow-insecure-plugins",
         "--allow-insecure-plugins=", "/opt/pricehost/libX.so", "-", "--", "-x", "--asset=", "--format=json", "--config=", "=", "==", "",
@@ -196,6 +199,9 @@ struct ConfigAndCommandLineFuzzTests {
         if invocation.command != .probe && invocation.command != .check, invocation.pluginPath != nil {
             return .problem("--plugin outside check and __probe: \(invocation)")
         }
+        if invocation.command != .serve, invocation.listen != nil {
+            return .problem("--listen outside serve: \(invocation)")
+        }
         if invocation.command != .probe, invocation.conformance || invocation.badSettings {
             return .problem("the probe's own flags outside __probe: \(invocation)")
         }
@@ -227,6 +233,7 @@ struct ConfigAndCommandLineFuzzTests {
             if let currency = invocation.currency { canonical += ["--currency", currency] }
             if let path = invocation.pluginPath { canonical.append("--plugin=" + path) }
             if invocation.allowInsecurePlugins { canonical.append("--allow-insecure-plugins") }
+            if let listen = invocation.listen { canonical.append("--listen=\(listen)") }
         }
         guard let again = try? Invocation.parse(canonical), again == invocation else {
             return .problem("written back as \(canonical.map { FuzzText.quoted($0) }), it does not parse to the same invocation")

@@ -1,0 +1,161 @@
+import Dispatch
+import Glibc
+import ProviderABI
+
+/// `pricehost serve`: prices over HTTP for deployments (README, "Serve").
+///
+/// Loads every plugin, listens (`--listen`, else `serve.listen`, else 127.0.0.1:8480),
+/// answers until SIGTERM or SIGINT, then stops accepting, lets requests in flight
+/// finish (at most 5 s), ends SSE streams and exits 0. SIGHUP re-reads the config and
+/// the plugin directories; a config that cannot be used is refused in one line and
+/// the previous one keeps serving.
+struct ServeCommand {
+    let invocation: Invocation
+    let environment: [String: String]
+    let diagnostics: Diagnostics
+
+    /// How long requests in flight get to finish after SIGTERM.
+    static let drainLimit: Duration = .seconds(5)
+
+    func run(config: Config) async -> ExitStatus {
+        if let problem = config.serve.tokenProblem {
+            diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
+            return .configOrPlugin
+        }
+        let metrics = ServeMetrics()
+        let generation: ServeGeneration
+        switch makeGeneration(config, metrics: metrics) {
+        case .success(let made): generation = made
+        case .failure(let refusal):
+            for line in refusal.lines { diagnostics.error(line) }
+            return .configOrPlugin
+        }
+        for failure in generation.catalog.report.failures { diagnostics.warning(failure.description) }
+        let settings = config.serve
+        let address = invocation.listen ?? settings.listen
+        if !address.isLoopback, settings.token == nil {
+            diagnostics.warning("serving on \(address), beyond this machine, without a token: anyone who can reach it can use it; set serve.token (e.g. \"${PRICEHOST_TOKEN}\")")
+        }
+        let server: ServeServer
+        do {
+            server = try ServeServer(address: address, limits: ServeServer.Limits(settings))
+        } catch {
+            diagnostics.error(error.description)
+            return .listenFailed
+        }
+        let state = ServeState(generation)
+        let hub = StreamHub { topic in await ServeRouter.event(for: topic, state: state) }
+        let router = ServeRouter(state: state, metrics: metrics, hub: hub)
+        let accessLog = diagnostics.isLogging(.info)
+        let started = server.start(handler: { router.answer($0) }, finished: { [diagnostics] request, route, status, milliseconds in
+            metrics.request(route: route, status: status)
+            guard accessLog else { return }
+            let tenths = Int((milliseconds * 10).rounded())
+            diagnostics.log(.info, "\(request?.method ?? "-") \(request?.path ?? "-") \(status) \(tenths / 10).\(tenths % 10) ms")
+        })
+        guard started else {
+            diagnostics.error("cannot start the accepting thread: \(String(cString: strerror(errno)))")
+            return .listenFailed
+        }
+        // Always printed: with port 0 it is the only way to learn the port.
+        LineOutput.standardError.writeLine("pricehost: serving on http://\(server.address)")
+        SystemdNotifier.notify("READY=1\nMAINPID=\(getpid())", environment: environment)
+
+        let (stops, stop) = AsyncStream<Int32>.makeStream()
+        let signals = DispatchQueue(label: "pricehost.serve.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for number in [SIGHUP, SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
+            source.setEventHandler { [self] in
+                if number == SIGHUP {
+                    SystemdNotifier.notify("RELOADING=1", environment: environment)
+                    reload(state, metrics: metrics, listening: server)
+                    SystemdNotifier.notify("READY=1", environment: environment)
+                } else {
+                    stop.yield(number)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        defer { sources.forEach { $0.cancel() } }
+        for await _ in stops { break }
+
+        SystemdNotifier.notify("STOPPING=1", environment: environment)
+        hub.stop()
+        // Off the cooperative pool: requests in flight need it to finish.
+        let drained = await withCheckedContinuation { continuation in
+            let started = DetachedThread.start { continuation.resume(returning: server.drain(within: Self.drainLimit)) }
+            if !started { continuation.resume(returning: server.drain(within: Self.drainLimit)) }
+        }
+        if !drained {
+            diagnostics.warning("\(server.openConnectionCount) connection(s) still open \(Self.drainLimit) after the stop signal; closing them")
+        }
+        return .success
+    }
+
+    /// Why a config cannot be served: one line each.
+    struct Refusal: Error {
+        var lines: [String]
+    }
+
+    /// Everything built from `config`: the container, every plugin loaded, fetchers that coalesce and report to `metrics`.
+    func makeGeneration(_ config: Config, metrics: ServeMetrics) -> Result<ServeGeneration, Refusal> {
+        let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
+                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
+        var options = PluginLoader.Options()
+        options.allowInsecure = invocation.allowInsecurePlugins
+        let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
+                                                container: container, options: options)
+        let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container) { provider, fetcher, policy in
+            CoalescingPriceFetcher(provider: provider, base: fetcher, cacheSeconds: policy.cacheSeconds, observer: metrics)
+        }
+        catalog.loadAll()
+        // Two plugins with one provider name: refused, as by every command that loads them all.
+        guard catalog.duplicates.isEmpty else { return .failure(Refusal(lines: catalog.duplicates.map(\.description))) }
+        let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
+        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service))
+    }
+
+    /// SIGHUP: the config and plugin directories again. Plugins that are gone keep
+    /// serving from memory with a warning, as `watch` does; a config that cannot be
+    /// used is refused and the previous generation keeps serving.
+    func reload(_ state: ServeState, metrics: ServeMetrics, listening server: ServeServer) {
+        let previous = state.current
+        let config: Config
+        do {
+            config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
+        } catch {
+            diagnostics.error("reload refused: \(error.description); still serving the previous config")
+            return
+        }
+        if let problem = config.serve.tokenProblem {
+            diagnostics.error("reload refused: \(ConfigError(path: config.path, reason: problem.description)); still serving the previous config")
+            return
+        }
+        let next: ServeGeneration
+        switch makeGeneration(config, metrics: metrics) {
+        case .success(let made): next = made
+        case .failure(let refusal):
+            diagnostics.error("reload refused: \(refusal.lines.joined(separator: "; ")); still serving the previous config")
+            return
+        }
+        var kept: [LoadedPlugin] = []
+        for plugin in previous.catalog.report.plugins where next.catalog.plugin(named: plugin.name) == nil {
+            guard next.catalog.admit(.success(plugin)) != nil else { continue }
+            kept.append(plugin)
+            diagnostics.warning("plugin \(plugin.path) (provider '\(plugin.name)') is no longer found; the loaded copy keeps serving until pricehost restarts")
+        }
+        next.catalog.register(kept)
+        let known = Set(previous.catalog.report.failures.map(\.description))
+        for failure in next.catalog.report.failures where !known.contains(failure.description) { diagnostics.warning(failure.description) }
+        if invocation.listen == nil, config.serve.listen != previous.config.serve.listen {
+            diagnostics.warning("serve.listen changed to \(config.serve.listen); still listening on \(server.address) until pricehost restarts")
+        }
+        state.replace(with: next)
+        let added = next.catalog.report.plugins.filter { plugin in previous.catalog.plugin(named: plugin.name) == nil }
+        for plugin in added { diagnostics.log(.info, "plugin \(plugin.path): loaded; provider '\(plugin.name)' serves from now") }
+        diagnostics.log(.info, "reloaded \(config.path): \(next.catalog.report.plugins.count) plugin(s) serving")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+
+/// A program left running while a test talks to it (a server), its stderr kept
+/// in a file the test can read at any time. Stop it with ``terminate(signal:within:)``;
+/// it is killed when released.
+public final class BackgroundProcess {
+    private let process = Process()
+    private let errorPath: String
+    private let outputPath: String
+
+    /// Starts `executable` with a clean environment plus `environment` (as ``CommandRunner`` does).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": currentDirectory]
+        base.merge(environment) { _, new in new }
+        process.environment = base
+        process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
+        let name = "background-\(UUID().uuidString)"
+        errorPath = currentDirectory + "/\(name).stderr"
+        outputPath = currentDirectory + "/\(name).stdout"
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Everything written to stderr so far.
+    public var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// stderr's lines so far.
+    public var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
+
+    /// Waits (at most `seconds`) for a line of stderr containing `text`, and returns it; `nil` if none came or the process ended.
+    public func waitForErrorLine(containing text: String, within seconds: Double = 30) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let line = errorLines.first(where: { $0.contains(text) }) { return line }
+            guard process.isRunning else { return errorLines.first { $0.contains(text) } }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    /// Sends `signal`.
+    public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Sends `signal` and waits at most `seconds`; the exit status (128 + a signal), or `nil` if it did not end (it is then killed).
+    @discardableResult
+    public func terminate(signal: Int32 = SIGTERM, within seconds: Double = 10) -> Int32? {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        return waitForExit(within: seconds)
+    }
+
+    /// Waits at most `seconds` for the process to end; its status, or `nil` (it is then killed).
+    public func waitForExit(within seconds: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}
