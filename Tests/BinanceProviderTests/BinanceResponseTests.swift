@@ -38,10 +38,18 @@ struct BinanceResponseTests {
         (418, #"{"code": -1003, "msg": "Way too many requests; IP banned until 1700000000000."}"#, [HTTPHeader("Retry-After", "120")],
          ProviderError(.unavailable, "this IP is banned for now after too many requests: -1003 Way too many requests; IP banned until 1700000000000. (symbol BTCUSDT); HTTP 418 for BTC-USD; Retry-After: 120")),
         (451, #"{"code": 0, "msg": "Service unavailable from a restricted location."}"#, [],
-         ProviderError(.unavailable, "Binance does not serve this location: 0 Service unavailable from a restricted location. (symbol BTCUSDT); Binance.US is https://api.binance.us (baseURL); HTTP 451 for BTC-USD")),
+         ProviderError(.unavailable, "Binance does not serve this location (Binance.US is baseURL https://api.binance.us): 0 Service unavailable from a restricted location. (symbol BTCUSDT); HTTP 451 for BTC-USD")),
         (503, "", [], ProviderError(.unavailable, "no body (symbol BTCUSDT); HTTP 503 for BTC-USD")),
     ] as [(Int, String, [HTTPHeader], ProviderError)])
     func binancesOwnErrorIsPassedOn(status: Int, text: String, headers: [HTTPHeader], error: ProviderError) {
         #expect(throws: error) { try quote(status, text, headers: headers) }
+    }
+
+    @Test func longRestrictedLocationMessageKeepsTheWayOut() {
+        let message = "Service unavailable from a restricted location according to 'b. Eligibility' in https://www.binance.com/en/terms. Please contact customer service if you believe you received this message in error."
+        #expect(throws: ProviderError(.unavailable, "Binance does not serve this location (Binance.US is baseURL https://api.binance.us): 0 "
+            + String(message.prefix(120)) + "… (symbol BTCUSDT); HTTP 451 for BTC-USD")) {
+            try quote(451, #"{"code": 0, "msg": "\#(message)"}"#)
+        }
     }
 }

@@ -59,7 +59,7 @@ struct BinanceTests {
         ("ZZZ", "binance: -1121 Invalid symbol. (symbol ZZZUSDT); HTTP 400 for ZZZ-USD", "ZZZUSDT", 1),
         ("RLX", "binance: -1003 Too many requests. (symbol RLXUSDT); HTTP 429 for RLX-USD; Retry-After: 0", "RLXUSDT", 3),
         ("BAN", "binance: this IP is banned for now after too many requests: -1003 Way too many requests; IP banned. (symbol BANUSDT); HTTP 418 for BAN-USD; Retry-After: 600", "BANUSDT", 1),
-        ("GEO", "binance: Binance does not serve this location: 0 Service unavailable from a restricted location. (symbol GEOUSDT); Binance.US is https://api.binance.us (baseURL); HTTP 451 for GEO-USD", "GEOUSDT", 1),
+        ("GEO", "binance: Binance does not serve this location (Binance.US is baseURL https://api.binance.us): 0 Service unavailable from a restricted location. (symbol GEOUSDT); HTTP 451 for GEO-USD", "GEOUSDT", 1),
         ("MAINT", "binance: -1001 Internal error; unable to process your request. Please try again. (symbol MAINTUSDT); HTTP 503 for MAINT-USD", "MAINTUSDT", 3),
         ("JUNK", "binance: 200 with a body that is not JSON: line 1, column 30: unexpected end of input, expected a value (JUNK-USD)", "JUNKUSDT", 1),
         ("EMPTY", "binance: 200 with an empty body (EMPTY-USD)", "EMPTYUSDT", 1),

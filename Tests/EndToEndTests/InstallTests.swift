@@ -24,7 +24,7 @@ struct InstallTests {
         #expect(fetch.outputLines[1] == "BTC,USD,91234.56,file,2026-11-20T12:00:00Z")
         #expect(fetch.outputLines[2].hasPrefix("USDC,USD,1,peg,"))
 
-        for plugin in ["libFileProvider.so", "libPegProvider.so", "libCoinbaseProvider.so", "libBitstampProvider.so", "libGeminiProvider.so",
+        for plugin in ["libFileProvider.so", "libPegProvider.so", "libCoinbaseProvider.so", "libKrakenProvider.so", "libBitstampProvider.so", "libGeminiProvider.so",
                        "libBinanceProvider.so", "libCoinGeckoProvider.so"] {
             #expect(FileManager.default.fileExists(atPath: prefix.file("lib/pricehost/plugins/\(plugin)")), "\(plugin) not installed")
         }

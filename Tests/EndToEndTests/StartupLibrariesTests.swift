@@ -25,6 +25,23 @@ struct StartupLibrariesTests {
         }
     }
 
+    /// Loading every shipped Swift market plugin (`providers` loads them all and asks nothing) brings no Foundation in.
+    @Test func marketPluginsLoadNoFoundationAndNoICU() throws {
+        let markets = ["libBitstampProvider.so", "libGeminiProvider.so", "libBinanceProvider.so", "libCoinGeckoProvider.so"]
+        let sandbox = try Sandbox(config: #"{"plugins": [\#(markets.map { "\"\($0)\"" }.joined(separator: ", "))]}"#)
+        defer { sandbox.remove() }
+        let result = try sandbox.run(["providers"], environment: ["LD_DEBUG": "libs"])
+        #expect(result.status == 0, "\(result)")
+        let loaded = Self.loadedLibraries(result.standardError)
+        // Plugins are loaded through the descriptor that was checked, so the loader names them /proc/self/fd/N.
+        #expect(result.outputLines.count == markets.count, "\(result)")
+        #expect(loaded.filter { $0.hasPrefix("/proc/self/fd/") }.count == markets.count, "\(loaded.sorted())")
+        for library in loaded {
+            let name = library.split(separator: "/").last.map(String.init) ?? library
+            #expect(!Self.forbidden.contains { name.hasPrefix($0) }, "loading the market plugins loaded \(library)")
+        }
+    }
+
     @Test func versionLoadsNoFoundationAndNoICU() throws {
         let result = try CommandRunner.run(BuiltProducts.pricehost, ["--version"], environment: ["LD_DEBUG": "libs"])
         #expect(result.status == 0, "\(result)")

@@ -36,7 +36,8 @@ public enum BinanceResponse {
         var detail = response.bodyExcerpt
         if let root = try? JSONCursor(JSONParser.parse(response.body)), let message = try? root.member("msg").string() {
             if case .number(let number)? = try? root.member("code").value { apiCode = number }
-            detail = [apiCode, message].compactMap { $0 }.joined(separator: " ")
+            // Cut here, so that what is said around it (the way out of a 451) survives.
+            detail = [apiCode, ProviderText.oneLine(message, limit: 120)].compactMap { $0 }.joined(separator: " ")
         }
         detail += " (symbol \(symbol))"
         let code: ProviderError.Code
@@ -46,7 +47,7 @@ public enum BinanceResponse {
             detail = "this IP is banned for now after too many requests: \(detail)"
         case 451:
             code = .unavailable
-            detail = "Binance does not serve this location: \(detail); Binance.US is https://api.binance.us (baseURL)"
+            detail = "Binance does not serve this location (Binance.US is baseURL https://api.binance.us): \(detail)"
         default:
             code = ProviderError.Code(httpStatus: response.status, unknownPair: apiCode.map(unknownSymbolCodes.contains) == true)
         }

@@ -7,7 +7,7 @@ import ProviderABI
 /// "InvalidSymbol", "message": …}` for its errors.
 public enum GeminiResponse {
     /// The reasons that mean Gemini has no such symbol: `not_found`, never retried.
-    static let unknownSymbolReasons: Set<String> = ["InvalidSymbol", "SymbolNotFound"]
+    static let unknownSymbolReasons: Set<String> = ["InvalidSymbol"]
 
     /// The quote in `response`, or the error it carries.
     /// - Parameter now: the time of receipt, used when the answer has no `volume.timestamp`.

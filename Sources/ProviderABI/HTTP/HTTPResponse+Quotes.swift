@@ -44,9 +44,10 @@ extension ProviderError {
 
     /// An API's own error, its words first: `InvalidSymbol (Supplied value is not
     /// a valid symbol); HTTP 400 for ZZZ-USD`, with `; Retry-After: N` when sent.
-    /// - Parameter detail: the API's error as it says it; made one printable line here.
+    /// - Parameter detail: the API's error as it says it; made one printable line
+    ///   here, cut at 300 characters (the status and pair after it are never cut).
     public static func apiError(_ code: Code, _ detail: String, response: HTTPResponse, for request: QuoteRequest) -> ProviderError {
-        ProviderError(code, "\(ProviderText.oneLine(detail)); HTTP \(response.status) for \(request.pair)\(response.retryAfterNote)")
+        ProviderError(code, "\(ProviderText.oneLine(detail, limit: 300)); HTTP \(response.status) for \(request.pair)\(response.retryAfterNote)")
     }
 }
 

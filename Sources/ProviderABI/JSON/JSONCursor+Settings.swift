@@ -14,14 +14,6 @@ extension JSONCursor {
         return text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
-    /// The value as an object whose members are all strings, in document order.
-    /// - Throws: ``JSONShapeError`` naming the first member that is not a string.
-    public func stringMembers() throws(JSONShapeError) -> [(key: String, value: String)] {
-        var result: [(key: String, value: String)] = []
-        for (key, member) in try members() { result.append((key, try member.string())) }
-        return result
-    }
-
     /// The `baseURL` of settings that may hold nothing else: the markets whose
     /// only setting is where their API is.
     /// - Parameter defaultURL: the real API's root, when the settings name none.
