@@ -5,7 +5,10 @@ import FoundationEssentials
 public enum UnixTimestamp {
     /// What one unit of the count is.
     public enum Unit: Sendable {
-        case seconds, milliseconds
+        /// Seconds since the epoch (Bitstamp's `timestamp`, CoinGecko's `last_updated_at`).
+        case seconds
+        /// Milliseconds since the epoch (Gemini's `volume.timestamp`).
+        case milliseconds
     }
 
     /// The date `text` stands for, counted in `unit`: `"1700000000"` in
