@@ -7,6 +7,10 @@ import Testing
 /// A plugin built for ABI 1.2 in a 1.1 host: the table it is handed is the
 /// 1.1 size, without `json_get` and `check_amount`. It must tell, by
 /// `struct_size`, and decline with a reason instead of calling past the table.
+/// Serialized: a plugin keeps the table it was handed in a global, as the ABI allows,
+/// and both tests call the same loaded plugin; two entry calls at once would each
+/// read the other's table (the host itself calls an entry once per load).
+@Suite(.serialized)
 struct OlderHostTests {
     /// Calls the entry of the plugin at `path` with this host's table cut to `size` bytes, as an older host passes it.
     static func callEntry(of path: String, tableSize: Int, minor: UInt16) throws -> (loaded: Bool, messages: [String]) {
