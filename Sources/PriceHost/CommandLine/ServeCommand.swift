@@ -45,7 +45,7 @@ struct ServeCommand {
         }
         let state = ServeState(generation)
         let hub = StreamHub { topic in await ServeRouter.event(for: topic, state: state) }
-        let router = ServeRouter(state: state, metrics: metrics, hub: hub)
+        let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })
         let accessLog = diagnostics.isLogging(.info)
         let started = server.start(handler: { router.answer($0) }, finished: { [diagnostics] request, route, status, milliseconds in
             metrics.request(route: route, status: status)
