@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import ProviderABI
 
@@ -57,29 +56,25 @@ struct ServeCommand {
             diagnostics.error("cannot start the accepting thread: \(String(cString: strerror(errno)))")
             return .listenFailed
         }
+        let (stops, stop) = AsyncStream<Int32>.makeStream()
+        // One signal at a time, on the pipe's thread: reloads never overlap.
+        let handled = SignalPipe.install([SIGHUP, SIGINT, SIGTERM]) { [self] number in
+            if number == SIGHUP {
+                SystemdNotifier.notify("RELOADING=1", environment: environment)
+                reload(state, metrics: metrics, listening: server)
+                SystemdNotifier.notify("READY=1", environment: environment)
+            } else {
+                stop.yield(number)
+            }
+        }
+        guard handled else {
+            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
+            return .listenFailed
+        }
+        // Only once the signals are handled: a SIGHUP sent on reading this line must reload, not kill.
         // Always printed: with port 0 it is the only way to learn the port.
         LineOutput.standardError.writeLine("pricehost: serving on http://\(server.address)")
         SystemdNotifier.notify("READY=1\nMAINPID=\(getpid())", environment: environment)
-
-        let (stops, stop) = AsyncStream<Int32>.makeStream()
-        let signals = DispatchQueue(label: "pricehost.serve.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGHUP, SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
-            source.setEventHandler { [self] in
-                if number == SIGHUP {
-                    SystemdNotifier.notify("RELOADING=1", environment: environment)
-                    reload(state, metrics: metrics, listening: server)
-                    SystemdNotifier.notify("READY=1", environment: environment)
-                } else {
-                    stop.yield(number)
-                }
-            }
-            source.resume()
-            sources.append(source)
-        }
-        defer { sources.forEach { $0.cancel() } }
         for await _ in stops { break }
 
         SystemdNotifier.notify("STOPPING=1", environment: environment)
