@@ -13,6 +13,16 @@ let package = Package(
         .library(name: "FileProvider", type: .dynamic, targets: ["FileProvider"]),
         .library(name: "PegProvider", type: .dynamic, targets: ["PegProvider"]),
         .library(name: "CoinbaseProvider", type: .dynamic, targets: ["CoinbaseProvider"]),
+        // Running child processes, for the host's probes, the tests and the benchmarks.
+        .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
+        // Test support, shared by the test targets and the benchmarks package: not for users.
+        .library(name: "PriceHostTesting", targets: ["PriceHostTesting"]),
+        .library(name: "KrakenProvider", type: .dynamic, targets: ["KrakenProvider"]),
+        // The markets a median asks by default (issue 13); kraken is in C.
+        .library(name: "BitstampProvider", type: .dynamic, targets: ["BitstampProvider"]),
+        .library(name: "GeminiProvider", type: .dynamic, targets: ["GeminiProvider"]),
+        .library(name: "BinanceProvider", type: .dynamic, targets: ["BinanceProvider"]),
+        .library(name: "CoinGeckoProvider", type: .dynamic, targets: ["CoinGeckoProvider"]),
     ],
     targets: [
         // The plugin ABI: one C header, and its Swift face for plugin authors.
@@ -24,10 +34,14 @@ let package = Package(
         // The container knows nothing of prices or plugins.
         .target(name: "Injection", dependencies: ["ConcurrencyHelpers"]),
 
+        // posix_spawn with pipes, a deadline and process groups; Glibc only.
+        .target(name: "CChildProcess"),
+        .target(name: "ChildProcesses", dependencies: ["CChildProcess"]),
+
         // The slice of libcurl's C API the host uses: declarations only; libcurl is dlopen()ed, never linked.
         .target(name: "CCurl"),
         // The host: config, loader, adapters, services, commands; and its thin main.
-        .target(name: "PriceHost", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
+        .target(name: "PriceHost", dependencies: ["ChildProcesses", "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
@@ -36,16 +50,33 @@ let package = Package(
         // The Coinbase provider, split the same way.
         .target(name: "CoinbaseProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinbaseProvider/Library"),
         .target(name: "CoinbaseProvider", dependencies: ["CoinbaseProviderLibrary", "ProviderABI"], path: "Plugins/CoinbaseProvider/Export"),
+        // The markets, split the same way.
+        .target(name: "BitstampProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BitstampProvider/Library"),
+        .target(name: "BitstampProvider", dependencies: ["BitstampProviderLibrary", "ProviderABI"], path: "Plugins/BitstampProvider/Export"),
+        .target(name: "GeminiProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/GeminiProvider/Library"),
+        .target(name: "GeminiProvider", dependencies: ["GeminiProviderLibrary", "ProviderABI"], path: "Plugins/GeminiProvider/Export"),
+        .target(name: "BinanceProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/BinanceProvider/Library"),
+        .target(name: "BinanceProvider", dependencies: ["BinanceProviderLibrary", "ProviderABI"], path: "Plugins/BinanceProvider/Export"),
+        .target(name: "CoinGeckoProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinGeckoProvider/Library"),
+        .target(name: "CoinGeckoProvider", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI"], path: "Plugins/CoinGeckoProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
+        // Kraken's ticker in C on the host's JSON services (ABI 1.2).
+        .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
-        .target(name: "PriceHostTesting", path: "Tests/PriceHostTesting"),
+        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ProviderABI"], path: "Tests/PriceHostTesting"),
+        // Seeded, bounded fuzzing on Swift Testing, apart so that PriceHostTesting links without it.
+        .target(name: "PriceHostFuzzing", dependencies: ["ProviderABI"], path: "Tests/PriceHostFuzzing"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),
-        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting"]),
-        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting"]),
+        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ChildProcesses", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],

@@ -18,7 +18,11 @@ let package = Package(
         .package(name: "pricehost", path: ".."),
     ],
     targets: [
-        .executableTarget(name: "PriceHostBenchmark", dependencies: [.product(name: "ProviderABI", package: "pricehost")]),
+        .executableTarget(name: "PriceHostBenchmark", dependencies: [
+            .product(name: "ProviderABI", package: "pricehost"),
+            .product(name: "ChildProcesses", package: "pricehost"),
+            .product(name: "PriceHostTesting", package: "pricehost"),
+        ]),
         .executableTarget(name: "InjectionBenchmark", dependencies: [.product(name: "Injection", package: "pricehost")]),
         .executableTarget(name: "HelloFoundation"),
         .executableTarget(name: "CurlFloor"),

@@ -8,7 +8,10 @@
 #   PREFIX/bin/pricehost
 #   PREFIX/lib/pricehost/plugins/lib*.so      found by the binary with no setting (../lib/pricehost/plugins)
 #   PREFIX/etc/pricehost/plugins.json          example config (an existing one is kept)
+#   PREFIX/etc/pricehost/markets.json          the median of five markets (examples/markets.json; kept likewise)
 #   PREFIX/share/pricehost/prices.json         sample prices for the file provider
+#   PREFIX/share/pricehost/sdk/                the plugin kit `pricehost new-plugin` builds against: the C header
+#                                              (sdk/Sources/CProviderABI/include), the ProviderABI package, the templates
 #   PREFIX/lib/pricehost/install-manifest      what was installed, for --uninstall
 # Files are installed 0755/0644 with umask 022: pricehost refuses plugins others can write.
 set -euo pipefail
@@ -25,7 +28,7 @@ while [ $# -gt 0 ]; do
     --build-dir) build_dir=${2:?--build-dir needs a directory}; shift 2 ;;
     --build-dir=*) build_dir=${1#--build-dir=}; shift ;;
     --uninstall) uninstall=true; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -40,6 +43,7 @@ if $uninstall; then
     rm -f -- "$file"
   done < "$manifest"
   rm -f -- "$manifest"
+  [ -d "$prefix/share/pricehost/sdk" ] && find "$prefix/share/pricehost/sdk" -depth -type d -empty -delete
   for dir in lib/pricehost/plugins lib/pricehost etc/pricehost share/pricehost; do
     rmdir -- "$prefix/$dir" 2>/dev/null || true
   done
@@ -51,7 +55,9 @@ if [ -z "$build_dir" ]; then
   swift build -c release
   build_dir=$(swift build -c release --show-bin-path)
 fi
-for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
+# The market plugins (issue 13); kraken is C, in Plugins/KrakenProvider.
+markets="libKrakenProvider.so libBitstampProvider.so libGeminiProvider.so libBinanceProvider.so libCoinGeckoProvider.so"
+for file in pricehost libFileProvider.so libPegProvider.so libCoinbaseProvider.so $markets; do
   [ -f "$build_dir/$file" ] || { echo "install.sh: $build_dir/$file is missing; build first" >&2; exit 1; }
 done
 
@@ -62,10 +68,33 @@ put() {  # MODE SOURCE TARGET
   installed+=("$3")
 }
 put 0755 "$build_dir/pricehost" "$prefix/bin/pricehost"
-for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so; do
+for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so $markets; do
   put 0755 "$build_dir/$plugin" "$prefix/lib/pricehost/plugins/$plugin"
 done
 put 0644 prices.json "$prefix/share/pricehost/prices.json"
+# The plugin kit, in the checkout's layout, so new-plugin finds the same paths in both.
+sdk="$prefix/share/pricehost/sdk"
+while IFS= read -r file; do
+  install -d -m 0755 "$sdk/$(dirname "$file")"
+  put 0644 "$file" "$sdk/$file"
+done < <(find Sources/CProviderABI Sources/ProviderABI Templates/CProvider Templates/SwiftProvider -type f -not -path '*/.build/*' | sort)
+cat > "$sdk/Package.swift.tmp" <<'SWIFT'
+// swift-tools-version: 6.2
+// pricehost's plugin kit as installed: the ProviderABI product a Swift plugin depends on.
+import PackageDescription
+
+let package = Package(
+    name: "pricehost",
+    products: [.library(name: "ProviderABI", targets: ["ProviderABI"])],
+    targets: [
+        .target(name: "CProviderABI"),
+        .target(name: "ProviderABI", dependencies: ["CProviderABI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+SWIFT
+put 0644 "$sdk/Package.swift.tmp" "$sdk/Package.swift"
+rm -f "$sdk/Package.swift.tmp"
 config="$prefix/etc/pricehost/plugins.json"
 if [ -e "$config" ]; then
   echo "keeping the existing $config"
@@ -83,6 +112,12 @@ else
 JSON
   chmod 0644 "$config"
   installed+=("$config")
+fi
+markets_config="$prefix/etc/pricehost/markets.json"
+if [ -e "$markets_config" ]; then
+  echo "keeping the existing $markets_config"
+else
+  put 0644 examples/markets.json "$markets_config"
 fi
 printf '%s\n' "${installed[@]}" > "$manifest"
 echo "installed pricehost in $prefix; try: $prefix/bin/pricehost fetch --config $config --asset BTC"

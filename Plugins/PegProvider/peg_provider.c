@@ -3,12 +3,15 @@
  *
  * It answers for stablecoins pegged one-to-one to a fiat currency: USDC, USDT,
  * DAI, PYUSD and FDUSD are 1 USD; EURC is 1 EUR. Anything else is a clean
- * "not_found" error. It needs no settings; it logs a warning when it is given
- * some, because they would be ignored.
+ * "not_found" error. It needs no settings; given some, it names them in a
+ * warning, because they would be ignored: it reads them with the host's
+ * json_get (plugin ABI 1.2), and in an older host, which has none, it says
+ * only that there are some.
  *
  * -DPEG_PROVIDER_NAME="name" builds it under another provider name: the
  * benchmark loads many copies of this shipped plugin that way.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -72,7 +75,17 @@ __attribute__((visibility("default")))
 const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *host) {
     if (host == NULL || host->abi_major != PRICEHOST_ABI_MAJOR) return NULL;
     const char *settings = host->settings_json(host->host_context, PEG_PROVIDER_NAME);
-    if (strcmp(settings, "{}") != 0) {
+    if (strcmp(settings, "{}") == 0) return &descriptor;
+    char key[128] = "", count[32] = "";
+    /* json_get arrived in 1.2: an older host's table ends before it. */
+    if (host->struct_size >= offsetof(ph_host_services, json_get) + sizeof(void *)
+        && host->json_get(host->host_context, settings, strlen(settings), "", count, sizeof count) == PH_JSON_OBJECT
+        && host->json_get(host->host_context, settings, strlen(settings), "{0}", key, sizeof key) == PH_JSON_STRING) {
+        char message[256];
+        snprintf(message, sizeof message, PEG_PROVIDER_NAME ": takes no settings; ignoring providers." PEG_PROVIDER_NAME ".%s%s",
+                 key, strcmp(count, "1") == 0 ? "" : " and the rest");
+        host->log(host->host_context, PH_LOG_WARNING, message);
+    } else {
         host->log(host->host_context, PH_LOG_WARNING, PEG_PROVIDER_NAME ": takes no settings; ignoring providers." PEG_PROVIDER_NAME);
     }
     return &descriptor;

@@ -4,7 +4,10 @@ extension Container {
     /// Names registered for a type, this container's and its ancestors', sorted, without
     /// duplicates; the unnamed registration is not listed.
     public func names<Service>(for type: Service.Type) -> [String] {
-        let id = ObjectIdentifier(type)
+        names(forTypeID: ObjectIdentifier(type))
+    }
+
+    func names(forTypeID id: ObjectIdentifier) -> [String] {
         var names = Set<String>()
         var container: Container? = self
         while let current = container {
@@ -18,14 +21,14 @@ extension Container {
     /// True when a registration for `type` under `name` (`nil` for the unnamed one) exists
     /// here or in an ancestor.
     public func hasRegistration<Service>(_ type: Service.Type, name: String? = nil) -> Bool {
-        let key = RegistrationKey(type, name: name)
-        var container: Container? = self
-        while let current = container {
-            if current.entries.withLock({ $0[key] != nil }) {
-                return true
-            }
-            container = current.parent
-        }
-        return false
+        isRegistered(type, name: name, argument: nil)
+    }
+
+    /// True when a registration for `type` under `name` whose factory takes an `Argument`
+    /// exists here or in an ancestor.
+    public func hasRegistration<Service, Argument>(
+        _ type: Service.Type, name: String? = nil, argument: Argument.Type
+    ) -> Bool {
+        isRegistered(type, name: name, argument: ObjectIdentifier(argument))
     }
 }

@@ -20,21 +20,45 @@ import ConcurrencyHelpers
 /// All methods are safe to call from any thread. The registration table sits behind a lock
 /// that is never held while a factory runs, so a slow factory delays nothing but the
 /// resolves that wait for its result.
-public final class Container: Resolver, Sendable {
+public final class Container: Resolver, Sendable, CustomStringConvertible {
     /// The container whose registrations this one falls back to, if any.
     public let parent: Container?
+    /// The scope of a registration that names none (Swinject's `defaultObjectScope`,
+    /// Resolver's `defaultScope`). A non-`Sendable` service cannot be shared, so it gets
+    /// ``Scope/graph`` when this scope would share it.
+    public let defaultScope: Scope
 
     /// Every entry under the key of type `S` is an `Entry<S>`. Resolving threads contend for
     /// it, so it is a ``Lock`` rather than a `Mutex`.
     let entries = Lock(RegistrationTable())
+    /// Told of every registration as it is added.
+    let behaviors: Lock<[any Behavior]>
 
-    /// Creates an empty container, optionally a child of `parent`.
-    public init(parent: Container? = nil) {
+    /// Creates an empty container, optionally a child of `parent`, whose registrations default
+    /// to `defaultScope`, and which tells `behaviors` of each registration.
+    public init(parent: Container? = nil, defaultScope: Scope = .graph, behaviors: [any Behavior] = []) {
         self.parent = parent
+        self.defaultScope = defaultScope
+        self.behaviors = Lock(behaviors)
+    }
+
+    /// Creates a container and lets `registeringClosure` register its services (Swinject's
+    /// `Container { c in … }`).
+    public convenience init(
+        parent: Container? = nil,
+        defaultScope: Scope = .graph,
+        behaviors: [any Behavior] = [],
+        registeringClosure: (Container) -> Void
+    ) {
+        self.init(parent: parent, defaultScope: defaultScope, behaviors: behaviors)
+        registeringClosure(self)
     }
 
     /// Returns the service registered for `type` under `name` (`nil` for the unnamed one),
     /// looking in this container first and then in its ancestors.
+    ///
+    /// `Lazy<T>`, `Provider<T>` and `T?` resolve when `T` is registered; `T?` is `nil` when
+    /// it is not.
     ///
     /// - Throws: ``ResolutionError`` with code ``ResolutionError/Code/missingRegistration``
     ///   (naming the names that are registered), ``ResolutionError/Code/dependencyCycle``
@@ -42,24 +66,52 @@ public final class Container: Resolver, Sendable {
     ///   registration needs an argument, or ``ResolutionError/Code/factoryFailed`` when a
     ///   factory throws (naming the innermost registration whose factory threw).
     public func resolve<Service>(_ type: Service.Type, name: String? = nil) throws -> Service {
-        let (entry, owner) = try lookup(type, name: name)
-        try entry.checkNoArgument()
+        guard let (entry, owner) = lookup(type, name: name) else {
+            return try resolveUnregistered(type, name: name, resolver: self)
+        }
         return try makeTopLevel(entry, owner: owner, argument: nil)
     }
 
-    /// Returns the service registered for `type` under `name`, passing `argument` to its
-    /// factory.
+    /// Returns the service registered for `type` under `name` whose factory takes an
+    /// `Argument`, passing `argument` to it. Registrations of one type and name that take
+    /// other arguments (or none) are told apart by the argument's static type.
     ///
     /// - Throws: ``ResolutionError`` as ``resolve(_:name:)`` does, and with code
-    ///   ``ResolutionError/Code/argumentTypeMismatch`` when the registration takes no argument
-    ///   or one of another type than `Argument`.
+    ///   ``ResolutionError/Code/argumentTypeMismatch`` when the type and name are registered
+    ///   only with no argument or arguments of other types.
     public func resolve<Service, Argument>(
         _ type: Service.Type, name: String? = nil, argument: Argument
     ) throws -> Service {
-        let (entry, owner) = try lookup(type, name: name)
-        let given = GivenArgument(argument)
-        try entry.checkArgument(given)
-        return try makeTopLevel(entry, owner: owner, argument: given.value)
+        guard let (entry, owner) = lookup(type, name: name, argument: Argument.self) else {
+            return try resolveUnregistered(type, name: name, argument: argument, resolver: self)
+        }
+        return try makeTopLevel(entry, owner: owner, argument: argument)
+    }
+
+    /// Returns the service registered for `type` under `name`, or `nil` when there is no such
+    /// registration here or in an ancestor. Every other failure (a missing dependency, a
+    /// cycle, a factory's error) still throws.
+    public func resolveIfRegistered<Service>(_ type: Service.Type, name: String? = nil) throws -> Service? {
+        guard let (entry, owner) = lookup(type, name: name) else {
+            return try makeWrapper(type, name: name, resolver: self)
+        }
+        return try makeTopLevel(entry, owner: owner, argument: nil)
+    }
+
+    /// As ``resolveIfRegistered(_:name:)``, for a registration whose factory takes an `Argument`.
+    public func resolveIfRegistered<Service, Argument>(
+        _ type: Service.Type, name: String? = nil, argument: Argument
+    ) throws -> Service? {
+        guard let (entry, owner) = lookup(type, name: name, argument: Argument.self) else {
+            return try makeWrapper(type, name: name, argument: argument, resolver: self)
+        }
+        return try makeTopLevel(entry, owner: owner, argument: argument)
+    }
+
+    /// Every registration of this container (not its ancestors'), one a line, sorted.
+    public var description: String {
+        let lines = entries.withLock { $0.allEntries }.map(\.summary).sorted()
+        return lines.isEmpty ? "[]" : "[\n" + lines.map { "    " + $0 }.joined(separator: ",\n") + "\n]"
     }
 
     @inline(__always)

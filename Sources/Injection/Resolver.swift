@@ -21,4 +21,11 @@ public protocol Resolver: Sendable {
     ///   ``ResolutionError/Code/argumentTypeMismatch`` when the registration takes no argument
     ///   or one of another type.
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service
+
+    /// Returns the service registered for `type` under `name`, or `nil` when nothing is
+    /// registered for it; every other failure throws as ``resolve(_:name:)``.
+    func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service?
+
+    /// As ``resolveIfRegistered(_:name:)``, for a registration whose factory takes an `Argument`.
+    func resolveIfRegistered<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service?
 }

@@ -5,6 +5,9 @@ public enum DecimalAmount {
     /// The most significant digits `Decimal` holds without rounding.
     public static let maximumSignificantDigits = 38
 
+    /// The rule ``parse(_:)`` applies, in words for messages.
+    public static let rule = "-?digits(.digits)?, at most \(maximumSignificantDigits) significant digits"
+
     /// Parses `text` as `-?digits(.digits)?`, exactly.
     ///
     /// No exponent, no spaces, no grouping, no leading '+', at most

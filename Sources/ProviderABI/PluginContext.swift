@@ -31,7 +31,14 @@ public struct PluginContext: Sendable {
 
     /// A log line's severity.
     public enum LogLevel: Sendable {
-        case debug, info, warning, error
+        /// Detail for whoever debugs the plugin; shown only with `PRICEHOST_LOG=debug`.
+        case debug
+        /// Something worth knowing that needs no action.
+        case info
+        /// Something is wrong but the plugin carries on (shown by default).
+        case warning
+        /// Something failed. During the entry call, the last warning or error is the reason the host reports when the plugin declines to load.
+        case error
 
         var cValue: ph_log_level {
             switch self {

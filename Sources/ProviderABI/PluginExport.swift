@@ -9,7 +9,9 @@ public enum PluginExport {
     /// Reads the provider's settings, calls `makeFetchers`, and builds a
     /// descriptor that lives for the rest of the process. Fetches run on a
     /// Swift task; the completion is called exactly once.
-    /// - Parameter host: the `const ph_host_services *` the host passed in.
+    /// - Parameters:
+    ///   - plugin: the ``ProviderPlugin`` type to load, e.g. `MyProvider.self`.
+    ///   - host: the `const ph_host_services *` the host passed in.
     /// - Returns: the `const ph_plugin_descriptor *`, or `nil` (after logging
     ///   why) when the host is unusable or `makeFetchers` throws.
     public static func entry<Plugin: ProviderPlugin>(_ plugin: Plugin.Type, host: UnsafeRawPointer?) -> UnsafeRawPointer? {

@@ -1,5 +1,6 @@
 import CoinbaseProviderLibrary
 import Foundation
+import PriceHostTesting
 import ProviderABI
 import Testing
 

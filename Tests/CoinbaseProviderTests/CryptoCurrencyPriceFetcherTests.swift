@@ -1,5 +1,6 @@
 import CoinbaseProviderLibrary
 import Foundation
+import PriceHostTesting
 import Injection
 import ProviderABI
 import Testing

@@ -60,6 +60,25 @@ struct ABIVersioningTests {
         #expect(result.outputLines == ["asset,currency,amount,provider,timestamp", "BTC,USD,100.25,old,2025-11-20T12:00:00Z"], "\(result)")
     }
 
+    @Test func pluginBuiltAgainstThe1_1HeaderStillFetchesThroughHTTP() throws {
+        // Its ph_http_request ends before 1.2's retry_answer: the host must read no further.
+        let server = try LoopbackHTTPServer { request, _ in
+            request.path == "/prices/BTC-USD" ? .init(body: "64000.5") : .init(status: 404, body: "no")
+        }
+        defer { server.stop() }
+        let oldHeader = BuiltProducts.packageRoot + "/Tests/EndToEndTests/Fixtures/abi-1.1"
+        let plugin = try CPluginCompiler.compile(source: Sandbox.testPluginSource, defines: ["VARIANT_HTTP", "PROVIDER=\"old11\""],
+                                                 name: "libOld11.so", includeDirectory: oldHeader)
+        let sandbox = try Sandbox(config: """
+            {"plugins": ["\(plugin)"], "providers": {"old11": {"url":"\(server.baseURL)/prices", "maxAttempts": 1}}}
+            """)
+        defer { sandbox.remove() }
+        let providers = try sandbox.run(["providers", "--format", "json"])
+        #expect(providers.standardOutput.contains(#""name":"old11","version":"0.9.1","path":"\#(plugin)","abi":"1.1""#), "\(providers)")
+        let result = try sandbox.run(["fetch", "--provider", "old11", "--asset", "BTC", "--format", "csv"])
+        #expect(result.outputLines == ["asset,currency,amount,provider,timestamp", "BTC,USD,64000.5,old11,2025-11-20T12:00:00Z"], "\(result)")
+    }
+
     @Test func cPluginFetchesThroughTheHostsHTTPService() throws {
         let seen = LockedBox<[String: String]>([:])
         let server = try LoopbackHTTPServer { request, _ in

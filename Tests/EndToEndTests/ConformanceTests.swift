@@ -16,7 +16,7 @@ struct ConformanceTests {
 
     @Test func cTemplatePasses() throws {
         let server = try LoopbackHTTPServer { request, _ in
-            request.path == "/BTC-USD" ? .init(body: "64000.50") : .init(status: 404)
+            request.path == "/BTC-USD" ? .init(body: #"{"price": "64000.50"}"#) : .init(status: 404)
         }
         defer { server.stop() }
         let template = try CPluginCompiler.compile(source: BuiltProducts.packageRoot + "/Templates/CProvider/template_provider.c",

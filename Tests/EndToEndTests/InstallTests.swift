@@ -24,6 +24,13 @@ struct InstallTests {
         #expect(fetch.outputLines[1] == "BTC,USD,91234.56,file,2026-11-20T12:00:00Z")
         #expect(fetch.outputLines[2].hasPrefix("USDC,USD,1,peg,"))
 
+        for plugin in ["libFileProvider.so", "libPegProvider.so", "libCoinbaseProvider.so", "libKrakenProvider.so", "libBitstampProvider.so", "libGeminiProvider.so",
+                       "libBinanceProvider.so", "libCoinGeckoProvider.so"] {
+            #expect(FileManager.default.fileExists(atPath: prefix.file("lib/pricehost/plugins/\(plugin)")), "\(plugin) not installed")
+        }
+        #expect(FileManager.default.contents(atPath: prefix.file("etc/pricehost/markets.json"))
+            == FileManager.default.contents(atPath: BuiltProducts.packageRoot + "/examples/markets.json"))
+
         let providers = try CommandRunner.run(prefix.file("bin/pricehost"), ["providers", "--config", config], currentDirectory: elsewhere.path)
         #expect(providers.status == 0, "\(providers)")
         #expect(providers.outputLines.count == 3)
@@ -33,6 +40,38 @@ struct InstallTests {
         #expect(uninstall.status == 0, "\(uninstall)")
         let left = FileManager.default.enumerator(atPath: prefix.path)?.allObjects.compactMap { $0 as? String } ?? []
         #expect(left.filter { !["bin", "lib", "etc", "share"].contains($0) } == [], "left behind: \(left)")
+    }
+
+    /// The install ships the plugin kit: new-plugin from the installed binary
+    /// writes a plugin that builds against PREFIX's header and passes the check.
+    @Test func installedNewPluginBuildsAgainstTheInstalledKit() throws {
+        let prefix = try TemporaryDirectory()
+        defer { prefix.remove() }
+        let script = BuiltProducts.packageRoot + "/scripts/install.sh"
+        let install = try CommandRunner.run("/bin/bash", [script, "--prefix", prefix.path, "--build-dir", BuiltProducts.directory])
+        #expect(install.status == 0, "\(install)")
+        let kit = prefix.file("share/pricehost/sdk")
+        #expect(FileManager.default.fileExists(atPath: kit + "/Sources/CProviderABI/include/pricehost_plugin.h"))
+        #expect(FileManager.default.fileExists(atPath: kit + "/Sources/ProviderABI/PluginExport.swift"))
+
+        let work = try TemporaryDirectory()
+        defer { work.remove() }
+        for language in ["c", "swift"] {
+            let generate = try CommandRunner.run(prefix.file("bin/pricehost"), ["new-plugin", "demo", "--language", language, "--dir", language],
+                                                 currentDirectory: work.path)
+            #expect(generate.status == 0, "\(generate)")
+            #expect(generate.outputLines.first?.hasSuffix("built against \(kit)") == true, "\(generate)")
+        }
+        #expect(try String(contentsOfFile: work.file("swift/Package.swift"), encoding: .utf8).contains(#"path: "\#(kit)""#))
+        let make = try CommandRunner.run("/usr/bin/env", ["make"], currentDirectory: work.file("c"), timeout: 120)
+        #expect(make.status == 0, "\(make)")
+        let check = try CommandRunner.run(prefix.file("bin/pricehost"), ["check", "--plugin", work.file("c/libDemoProvider.so")],
+                                          currentDirectory: work.path)
+        #expect(check.status == 0, "\(check)")
+
+        let uninstall = try CommandRunner.run("/bin/bash", [script, "--uninstall", "--prefix", prefix.path])
+        #expect(uninstall.status == 0, "\(uninstall)")
+        #expect(!FileManager.default.fileExists(atPath: prefix.file("share/pricehost")), "the kit was left behind")
     }
 
     /// The installed binary makes requests with the system's libcurl, loaded on

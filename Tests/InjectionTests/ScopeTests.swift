@@ -145,12 +145,4 @@ struct ScopeTests {
         #expect(try container.resolve(Plain.self) == Plain(id: 1))
         #expect(try container.resolve(Plain.self) == Plain(id: 2))
     }
-
-    @Test
-    func registeringANonSendableTypeAsSingletonStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
-            let container = Container()
-            container.register(Scratchpad.self, scope: .singleton) { _ in Scratchpad() }
-        }
-    }
 }

@@ -17,10 +17,11 @@ public enum CPluginCompiler {
 
     /// Compiles `source` into a shared library with `defines` (`NAME` or `NAME=VALUE`) and returns its path.
     ///
-    /// - Throws: ``CommandResult`` text when the compiler fails.
+    /// - Parameter outputDirectory: where the library goes; by default a directory of this process's under the temporary directory.
+    /// - Throws: ``CompileError`` with the compiler's output when it fails.
     public static func compile(source: String, defines: [String] = [], name: String,
-                               includeDirectory: String = BuiltProducts.abiHeaderDirectory) throws -> String {
-        let key = ([source, name, includeDirectory] + defines).joined(separator: "|")
+                               includeDirectory: String = BuiltProducts.abiHeaderDirectory, into outputDirectory: String? = nil) throws -> String {
+        let key = ([source, name, includeDirectory, outputDirectory ?? ""] + defines).joined(separator: "|")
         let build = builds.withLock { builds in
             if let existing = builds[key] { return existing }
             let created = Build()
@@ -29,7 +30,8 @@ public enum CPluginCompiler {
         }
         return try build.path.withLock { path throws -> String in
             if let path { return path }
-            let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
+            let directory = outputDirectory
+                ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let output = directory + "/" + name
             // Compiled to a file of its own and renamed into place, so nobody ever loads a half-written one.

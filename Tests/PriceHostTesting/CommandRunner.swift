@@ -1,4 +1,5 @@
-import Foundation
+import ChildProcesses
+import Glibc
 
 /// What a finished process left behind.
 public struct CommandResult: Sendable, Equatable, CustomStringConvertible {
@@ -43,62 +44,29 @@ public struct CommandTimeout: Error, CustomStringConvertible {
 public enum CommandRunner {
     /// Runs `executable` with `arguments` and waits at most `timeout` seconds.
     ///
-    /// The environment is a clean one (PATH and HOME pointing at `home`, when
-    /// given) plus `environment`, so the developer's own config and
-    /// variables never leak into a test.
+    /// The environment is a clean one (PATH, and HOME pointing at
+    /// `currentDirectory` or /tmp) plus `environment`, so the developer's own
+    /// config and variables never leak into a test.
+    /// - Throws: ``CommandTimeout`` when it ran out of time (it has been killed),
+    ///   or the runner's error when it could not start.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            currentDirectory: String? = nil, timeout: Double = 60) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        var base = ["PATH": Self.variable("PATH") ?? "/usr/bin:/bin"]
         // A sanitizer run configures the children the same way.
         for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] {
-            base[name] = ProcessInfo.processInfo.environment[name]
+            base[name] = Self.variable(name)
         }
-        base["HOME"] = currentDirectory ?? NSTemporaryDirectory()
-        process.environment = base.merging(environment) { _, new in new }
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        let outputData = PipeReader(output.fileHandleForReading)
-        let errorData = PipeReader(error.fileHandleForReading)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                process.waitUntilExit()
-                throw CommandTimeout(command: ([executable] + arguments).joined(separator: " "), seconds: timeout)
-            }
-            Thread.sleep(forTimeInterval: 0.005)
+        base["HOME"] = currentDirectory ?? "/tmp"
+        let entries = base.merging(environment) { _, new in new }.map { "\($0.key)=\($0.value)" }
+        let child = ChildProcess(executable, arguments, environment: entries, currentDirectory: currentDirectory)
+        let outcome = try child.run(timeout: .milliseconds(Int(timeout * 1000)))
+        if outcome.ending == .timedOut {
+            throw CommandTimeout(command: child.description, seconds: timeout)
         }
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return CommandResult(status: status, standardOutput: outputData.text(), standardError: errorData.text())
-    }
-}
-
-/// Drains a pipe on a background thread.
-final class PipeReader: @unchecked Sendable {
-    // @unchecked: `data` is written only by the reading thread before `done` is
-    // signalled and read only after waiting on it.
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
+        return CommandResult(status: outcome.shellStatus, standardOutput: outcome.standardOutput, standardError: outcome.standardError)
     }
 
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
+    private static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }

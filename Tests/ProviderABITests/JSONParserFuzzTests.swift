@@ -1,12 +1,12 @@
 import Foundation
 import ProviderABI
-import PriceHostTesting
+import PriceHostFuzzing
 import Testing
 
 /// Seeded, bounded fuzzing of ``JSONParser``: the only outcomes allowed are a
 /// value that survives serialisation, or a ``JSONParseError`` that points
 /// inside the input. See docs/FUZZING.md.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct JSONParserFuzzTests {
     static let corpus: [[UInt8]] = [
         #"{"plugins": ["libFileProvider.so", {"path": "/opt/x.so"}], "providers": {"file": {"path": "prices.json"}}}"#,
@@ -173,7 +173,7 @@ struct JSONParserFuzzTests {
 /// ``DecimalAmount/parse(_:)`` on random and mutated text: it accepts exactly
 /// `-?digits(.digits)?` with at most 38 significant digits, and what it
 /// accepts it keeps exactly.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DecimalAmountFuzzTests {
     static let corpus: [[UInt8]] = ["15840.01", "-0.5", "0", "-0", "007.100", "0.000000000000000001",
                                     "99999999999999999999999999999999999999", "1" + String(repeating: "0", count: 120),
@@ -276,7 +276,7 @@ struct DecimalAmountFuzzTests {
 
 /// ``AssetCode/normalized(_:)`` on random strings: only 2 to 10 ASCII letters
 /// or digits pass, and they come back upper-cased.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct AssetCodeFuzzTests {
     @Test func onlyShortASCIIAlphanumericsPass() throws {
         let run = try FuzzRun()

@@ -24,7 +24,7 @@ guard CommandLine.arguments.count == 2 else {
     _ = write(2, "usage: curl-floor URL\n", 22)
     exit(2)
 }
-guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL),
+guard let library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL),
       let initAddress = dlsym(library, "curl_easy_init"), let setoptAddress = dlsym(library, "curl_easy_setopt"),
       let performAddress = dlsym(library, "curl_easy_perform") else {
     _ = write(2, "curl-floor: cannot load libcurl.so.4\n", 37)

@@ -26,7 +26,7 @@ enum ConcurrencyCase {
         var milliseconds: [Double] = []
         for run in 1...runs {
             let before = server.requestCount
-            let result = try ChildProcess.run(command, timeoutSeconds: Timing.timeoutSeconds)
+            let result = try Children.run(command, timeoutSeconds: Timing.timeoutSeconds)
             guard result.succeeded else {
                 throw BenchmarkError("timed run \(run) of this command \(result.endingDescription), though its warm-up had worked:\n  \(command)")
             }

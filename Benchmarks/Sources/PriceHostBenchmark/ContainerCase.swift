@@ -12,7 +12,7 @@ enum ContainerCase {
         Report.progress("container: running \(command) (\(quick ? "some seconds" : "a minute or two"))")
         let outputPath = context.scratch.uniquePath("injection-benchmark", suffix: "out")
         let errorPath = context.scratch.uniquePath("injection-benchmark", suffix: "err")
-        let result = try ChildProcess.run(command, standardOutput: .file(outputPath), standardError: .file(errorPath),
+        let result = try Children.run(command, standardOutput: .file(outputPath), standardError: .file(errorPath),
                                           timeoutSeconds: 1800)
         let captured = Captured(standardOutput: ScratchDirectory.contents(of: outputPath),
                                 standardError: ScratchDirectory.contents(of: errorPath))

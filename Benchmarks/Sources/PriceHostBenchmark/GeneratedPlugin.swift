@@ -1,7 +1,9 @@
-import Glibc
+import Dispatch
+import PriceHostTesting
+import Synchronization
 
 /// The generated plugins: the shipped peg plugin (Plugins/PegProvider/peg_provider.c),
-/// compiled once per name with `-DPEG_PROVIDER_NAME=\"gen042\"`.
+/// compiled once per name with `-DPEG_PROVIDER_NAME=\"gen042\"` by the tests' ``CPluginCompiler``.
 enum GeneratedPlugin {
     /// `gen001` ... : distinct provider names, in order.
     static func names(_ count: Int) -> [String] {
@@ -13,38 +15,23 @@ enum GeneratedPlugin {
 
     /// Compiles `source` once per name into `directory/libNAME.so`, two compilers at
     /// a time (the machine has two cores), and returns the libraries' paths in order.
-    /// - Throws: ``BenchmarkError`` with the compiler's command and stderr if one fails.
-    static func compile(_ names: [String], source: String, into directory: String, compiler: String,
-                        includeDirectory: String, scratch: ScratchDirectory) throws -> [String] {
-        var running: [(child: RunningChild, errors: String)] = []
-        var libraries: [String] = []
-        func finish(_ job: (child: RunningChild, errors: String)) throws {
-            let result = job.child.waitForExit()
-            guard result.succeeded else {
-                let captured = Captured(standardOutput: "", standardError: ScratchDirectory.contents(of: job.errors))
-                throw Timing.failure("compiling a generated plugin \(result.endingDescription)", job.child.command, captured)
+    /// - Throws: ``BenchmarkError`` with the compiler's command and output if one fails.
+    static func compile(_ names: [String], source: String, into directory: String, includeDirectory: String) throws -> [String] {
+        let libraries = Mutex<[Int: String]>([:])
+        let failure = Mutex<String?>(nil)
+        DispatchQueue.concurrentPerform(iterations: 2) { worker in
+            for index in stride(from: worker, to: names.count, by: 2) where failure.withLock({ $0 == nil }) {
+                do {
+                    let library = try CPluginCompiler.compile(source: source, defines: ["PEG_PROVIDER_NAME=\"\(names[index])\""],
+                                                              name: "lib\(names[index]).so", includeDirectory: includeDirectory,
+                                                              into: directory)
+                    libraries.withLock { $0[index] = library }
+                } catch {
+                    failure.withLock { $0 = $0 ?? "compiling the generated plugin \(names[index]) failed: \(error)" }
+                }
             }
         }
-        do {
-            for name in names {
-                if running.count == 2 { try finish(running.removeFirst()) }
-                let library = "\(directory)/lib\(name).so"
-                let command = Command(compiler, ["-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-fvisibility=hidden", "-DPEG_PROVIDER_NAME=\"\(name)\"",
-                                                 "-I", includeDirectory, "-o", library, source])
-                let errors = scratch.uniquePath("cc", suffix: "err")
-                running.append((try ChildProcess.start(command, standardError: .file(errors), timeoutSeconds: 120), errors))
-                libraries.append(library)
-            }
-            for job in running { try finish(job) }
-            running.removeAll()
-        } catch {
-            // Leave no compiler behind: the ones still running are of no use now.
-            for job in running {
-                kill(job.child.pid, SIGKILL)
-                _ = job.child.waitForExit()
-            }
-            throw error
-        }
-        return libraries
+        if let failure = failure.withLock({ $0 }) { throw BenchmarkError(failure) }
+        return libraries.withLock { built in names.indices.compactMap { built[$0] } }
     }
 }

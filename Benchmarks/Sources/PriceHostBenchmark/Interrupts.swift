@@ -20,7 +20,7 @@ enum Interrupts {
             source.setEventHandler {
                 // Before any child dies, so that the main thread sees why it did.
                 received.store(number, ordering: .releasing)
-                Watchdog.shared.shutDown()
+                Command.killAll()
                 scratch.remove()
                 Report.progress("interrupted: stopped its children and removed \(scratch.path)")
                 _exit(128 + number)

@@ -13,6 +13,7 @@ struct Locations: Sendable {
     var pricehost: String { binDirectory + "/pricehost" }
     var helloFoundation: String { toolDirectory + "/hello-foundation" }
     var injectionBenchmark: String { toolDirectory + "/injection-benchmark" }
+    var curlFloor: String { toolDirectory + "/curl-floor" }
     var coinbasePlugin: String { binDirectory + "/libCoinbaseProvider.so" }
     var filePlugin: String { binDirectory + "/libFileProvider.so" }
     var pluginsConfig: String { repository + "/plugins.json" }
@@ -51,6 +52,7 @@ struct Locations: Sendable {
         var files = [pluginsConfig, pricesFile, filePlugin]
         if cases.contains(.startup) || cases.contains(.memory) { executables.append(helloFoundation) }
         if cases.contains(.container) { executables.append(injectionBenchmark) }
+        if cases.contains(.network) { executables.append(curlFloor) }
         if cases.contains(.network) || cases.contains(.concurrency) { files.append(coinbasePlugin) }
         if cases.contains(.plugins) { files += [abiHeaderDirectory + "/pricehost_plugin.h", cPluginSource] }
         for path in executables where access(path, X_OK) != 0 {

@@ -80,7 +80,7 @@ enum MemoryCase {
         Report.progress("memory: \(copies) copies each of watch for \(tickCounts.map(String.init).joined(separator: ", ")) ticks at "
                         + "--interval \(interval), side by side: about \(Int(Double(longest) * intervalSeconds) + 1) s (nothing else runs meanwhile)")
 
-        var jobs: [(ticks: Int, child: RunningChild, output: String, errors: String)] = []
+        var jobs: [(ticks: Int, child: StartedChild, output: String, errors: String)] = []
         do {
             for ticks in tickCounts {
                 for _ in 0..<copies {
@@ -88,7 +88,7 @@ enum MemoryCase {
                     let errors = context.scratch.uniquePath("watch-\(ticks)", suffix: "err")
                     // Each tick sleeps at most 1.1 intervals; the rest is slack for a loaded machine.
                     let timeout = Double(ticks) * intervalSeconds * 1.2 + 120
-                    let child = try ChildProcess.start(watchCommand(ticks: ticks, context), standardOutput: .file(output),
+                    let child = try Children.start(watchCommand(ticks: ticks, context), standardOutput: .file(output),
                                                        standardError: .file(errors), timeoutSeconds: timeout)
                     jobs.append((ticks, child, output, errors))
                 }

@@ -22,13 +22,17 @@ struct Options: Sendable {
         \(usage)
 
         Times pricehost end to end, as whole processes, and prints medians, ratios
-        against baselines measured in the same run, and which of issue 8's targets are met.
+        against baselines measured in the same run, and which of the targets (issues 8, 12, 17, 18) are met.
 
           --runs N     timed runs per figure, odd (default 21; a bare number means the same)
           --quick      5 runs, injection-benchmark --quick, and no 2000-tick watch
           --only LIST  some of: \(Case.allCases.map(\.rawValue).joined(separator: ", "))
           --repo PATH  the repository (plugins.json, prices.json); default: the first
                        directory above this binary that holds Package.swift and plugins.json
+
+        The network case times a coinbase fetch against curl-floor (Swift, Glibc only, one GET
+        through dlopen'ed libcurl) and curl, then the peak RSS of fetches of 1 and 20 assets from
+        a server that streams a body without end (maxResponseBytes 1 MiB).
 
         The serve case runs `pricehost serve` against 64 keep-alive clients of its own for
         100,000 then 1,000,000 requests of a cached quote (--quick: 100,000 then 300,000).

@@ -8,7 +8,7 @@ enum PluginsCase {
     static let target = 0.2
 
     static func run(_ context: BenchmarkContext) throws -> [TargetOutcome] {
-        guard let compiler = Locations.onPath("cc") else {
+        guard Locations.onPath("cc") != nil else {
             throw BenchmarkError("plugins: no cc on PATH to compile the generated C plugins")
         }
         let scratch = context.scratch
@@ -16,8 +16,8 @@ enum PluginsCase {
         let source = context.locations.cPluginSource
         let names = GeneratedPlugin.names(counts.max() ?? 0)
         Report.progress("plugins: compiling \(names.count) C plugins, 2 at a time")
-        let libraries = try GeneratedPlugin.compile(names, source: source, into: directory, compiler: compiler,
-                                                    includeDirectory: context.locations.abiHeaderDirectory, scratch: scratch)
+        let libraries = try GeneratedPlugin.compile(names, source: source, into: directory,
+                                                    includeDirectory: context.locations.abiHeaderDirectory)
 
         var commands: [TimedCommand] = []
         for count in counts {

@@ -1,24 +1,24 @@
-import Foundation
 import Glibc
+import PriceHostTesting
 import Synchronization
 
-/// A fresh directory under $TMPDIR (or /tmp) for generated plugins, configs and
-/// captured output; removed at the end, on failure and on an interrupt.
+/// A fresh directory (the tests' ``TemporaryDirectory``) for generated plugins,
+/// configs and captured output; removed at the end, on failure and on an interrupt.
 final class ScratchDirectory: Sendable {
-    let path: String
+    private let directory: TemporaryDirectory
     private let counter = Atomic<Int>(0)
     private let removed = Mutex(false)
 
+    var path: String { directory.path }
+
     init() throws {
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/pricehost-benchmark.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw BenchmarkError("cannot make a temporary directory in \(base): \(String(cString: strerror(errno)))")
+        do {
+            directory = try TemporaryDirectory(prefix: "pricehost-benchmark")
+        } catch {
+            throw BenchmarkError("cannot make a temporary directory: \(error)")
         }
-        path = String(cString: made)
-        // The host refuses plugins in directories others could write to; mkdtemp's 0700 is
-        // safe too, but 0755 is what an installed plugin directory looks like.
-        chmod(path, 0o755)
+        // The host refuses plugins in directories others could write to.
+        chmod(directory.path, 0o755)
     }
 
     /// A path in the directory that no other call returned: `stem-N.suffix`.
@@ -29,20 +29,20 @@ final class ScratchDirectory: Sendable {
 
     /// Makes `name` (a subdirectory) with mode 0755 and returns its path.
     func makeDirectory(_ name: String) throws -> String {
-        let directory = "\(path)/\(name)"
-        guard mkdir(directory, 0o755) == 0 else {
-            throw BenchmarkError("cannot make \(directory): \(String(cString: strerror(errno)))")
+        let subdirectory = directory.file(name)
+        guard mkdir(subdirectory, 0o755) == 0 else {
+            throw BenchmarkError("cannot make \(subdirectory): \(String(cString: strerror(errno)))")
         }
-        return directory
+        return subdirectory
     }
 
     /// Writes `text` to `name` in the directory and returns its path.
     func write(_ text: String, to name: String) throws -> String {
-        let file = "\(path)/\(name)"
-        guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8)) else {
-            throw BenchmarkError("cannot write \(file)")
+        do {
+            return try directory.write(text, to: name)
+        } catch {
+            throw BenchmarkError("cannot write \(directory.file(name)): \(error)")
         }
-        return file
     }
 
     /// Removes the directory and everything in it, once. On an interrupt the signal
@@ -53,12 +53,21 @@ final class ScratchDirectory: Sendable {
         removed.withLock { removed in
             guard !removed else { return }
             removed = true
-            try? FileManager.default.removeItem(atPath: path)
+            directory.remove()
         }
     }
 
     /// The text of a file, or "" when it cannot be read (captured output of a child that wrote nothing).
     static func contents(of path: String) -> String {
-        FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

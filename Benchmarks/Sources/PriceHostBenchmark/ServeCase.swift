@@ -22,7 +22,7 @@ enum ServeCase {
         let command = Command(locations.pricehost, ["serve", "--listen", "127.0.0.1:0", "--config", config])
         let phases = context.options.quick ? [100_000, 300_000] : [100_000, 1_000_000]
         // The access log off: it is one write(2) per request, measured apart below if wanted.
-        let server = try ChildProcess.start(command, standardError: .file(errors), timeoutSeconds: 1800,
+        let server = try Children.start(command, standardError: .file(errors), timeoutSeconds: 1800,
                                             extraEnvironment: ["PRICEHOST_LOG=warning"])
         defer {
             kill(server.pid, SIGTERM)

@@ -33,7 +33,7 @@ enum Timing {
     static func warmUp(_ command: Command, scratch: ScratchDirectory, timeoutSeconds: Double = 120) throws -> Captured {
         let outputPath = scratch.uniquePath("warm-up", suffix: "out")
         let errorPath = scratch.uniquePath("warm-up", suffix: "err")
-        let result = try ChildProcess.run(command, standardOutput: .file(outputPath), standardError: .file(errorPath),
+        let result = try Children.run(command, standardOutput: .file(outputPath), standardError: .file(errorPath),
                                           timeoutSeconds: timeoutSeconds)
         let captured = Captured(standardOutput: ScratchDirectory.contents(of: outputPath),
                                 standardError: ScratchDirectory.contents(of: errorPath))
@@ -63,7 +63,7 @@ enum Timing {
             let order = round % 2 == 0 ? Array(commands.indices) : commands.indices.reversed()
             for index in order {
                 let command = commands[index].command
-                let result = try ChildProcess.run(command, timeoutSeconds: timeoutSeconds)
+                let result = try Children.run(command, timeoutSeconds: timeoutSeconds)
                 guard result.succeeded else {
                     throw BenchmarkError("timed run \(round + 1) of this command \(result.endingDescription), though its warm-up had worked:\n  \(command)")
                 }

@@ -11,8 +11,8 @@ public enum CoinbaseResponse {
     public static func quote(from response: HTTPResponse, for request: QuoteRequest, provider: String, now: Date = Date()) throws -> Quote {
         guard response.status == 200 else { throw error(from: response, for: request) }
         func invalid(_ reason: String) -> ProviderError {
-            // The reason may quote the body (a code, a key): keep the message one clean line.
-            ProviderError(.invalidResponse, "200 with \(printable(reason)) (\(request.pair))")
+            // The reason may quote the body (a code, a key): kept one clean line there.
+            ProviderError.unusableAnswer(reason, for: request)
         }
         guard !response.body.isEmpty else { throw invalid("an empty body") }
         let root: JSONValue
@@ -53,21 +53,10 @@ public enum CoinbaseResponse {
            let first = try? JSONCursor(root).member("errors").elements().first {
             let id = (try? first.member("id").string()) ?? "error"
             let message = (try? first.member("message").string()) ?? "no message"
-            detail = "\(printable(id)): \(printable(message))"
+            detail = "\(ProviderText.oneLine(id)): \(ProviderText.oneLine(message))"
         } else if !response.body.isEmpty {
-            detail = "body: \(printable(String(decoding: response.body.prefix(120), as: UTF8.self)))"
+            detail = response.bodyExcerpt
         }
         return ProviderError(code, "\(response.status) \(detail) (\(request.pair))")
-    }
-
-    /// `text` on one line, without control characters, at most 200 characters.
-    static func printable(_ text: String) -> String {
-        let scalars = text.unicodeScalars.map { scalar -> Character in
-            let value = scalar.value
-            // C0, DEL, C1 (CSI among them) and the Unicode line and paragraph separators.
-            return value < 0x20 || (0x7F...0x9F).contains(value) || value == 0x2028 || value == 0x2029 ? " " : Character(scalar)
-        }
-        let line = String(scalars)
-        return line.count > 200 ? String(line.prefix(200)) + "…" : line
     }
 }

@@ -20,13 +20,7 @@ public struct CoinbaseSettings: Sendable, Equatable {
         do {
             try settings.rejectUnknownKeys(allowed: ["baseURL", "apiVersion"])
             if let url = try settings.optionalMember("baseURL") {
-                let text = try url.string()
-                let lowered = text.lowercased()
-                guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), !text.contains("?"), !text.contains("#"),
-                      !text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-                    throw url.error("expected an http(s) URL without query or fragment, such as https://api.coinbase.com")
-                }
-                baseURL = text.hasSuffix("/") ? String(text.dropLast()) : text
+                baseURL = try url.httpBaseURL(example: "https://api.coinbase.com")
             }
             if let version = try settings.optionalMember("apiVersion") {
                 let text = try version.string()

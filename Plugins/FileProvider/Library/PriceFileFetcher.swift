@@ -97,10 +97,16 @@ public final class PriceFileFetcher: PriceFetcher {
             throw ProviderError(.unavailable, "cannot open price file \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        // One byte past the limit tells a file that grew since it was looked at.
-        var data = [UInt8](repeating: 0, count: Self.maximumFileSize + 1)
+        // Sized by the size just seen, not by the limit: zeroing 16 MiB would cost a fetch
+        // about 10 ms of page faults. It grows (up to one byte past the limit, which tells
+        // a file that grew since it was looked at) if the file grew.
+        let ceiling = Self.maximumFileSize + 1
+        var data = [UInt8](repeating: 0, count: min(Int(identity.size) + 4096, ceiling))
         var filled = 0
-        while filled < data.count {
+        while filled < ceiling {
+            if filled == data.count {
+                data.append(contentsOf: repeatElement(0, count: min(data.count, ceiling - data.count)))
+            }
             let count = data.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
             if count < 0, errno == EINTR { continue }
             guard count >= 0 else {

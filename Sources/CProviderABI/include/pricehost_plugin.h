@@ -48,8 +48,10 @@ extern "C" {
  * The ABI minor version this header describes.
  *   1.0  descriptor, fetchers, settings, logging, registration
  *   1.1  host HTTP service: ph_host_services.http_get
+ *   1.2  JSON and amount services: ph_host_services.json_get and
+ *        check_amount; ph_http_request.retry_answer
  */
-#define PRICEHOST_ABI_MINOR 1
+#define PRICEHOST_ABI_MINOR 2
 /** The name of the function every plugin exports. */
 #define PRICEHOST_PLUGIN_ENTRY_SYMBOL "pricehost_plugin_entry_v1"
 
@@ -173,6 +175,8 @@ typedef struct ph_http_header {
     const char *value;
 } ph_http_header;
 
+struct ph_http_response;
+
 /**
  * An HTTP GET a plugin asks the host to perform. (1.1) Built by the plugin;
  * the host copies everything before `http_get` returns, so it may live on
@@ -193,6 +197,22 @@ typedef struct ph_http_request {
      * at that setting.
      */
     uint32_t timeout_ms;
+
+    /* ---- 1.2: a 1.1 host reads only the fields above and ignores this one ---- */
+
+    /**
+     * Optional; may be NULL. Called by the host with each answer it gets
+     * (any status), before it decides whether to try again, with the
+     * `context` passed to `http_get`. Return non-zero when the answer is a
+     * failure that may succeed later although its status does not say so,
+     * such as an API's "busy" error inside a 200: the host then treats it as
+     * it treats a 503, retrying within the provider's `maxAttempts` with its
+     * backoff and any Retry-After. When the attempts run out, the last answer
+     * goes to the completion as usual. `response` is valid only during the
+     * call. Any thread; may be called several times per request, never after
+     * the completion. Must not block. A 1.1 host never calls it (no retry).
+     */
+    int (*retry_answer)(void *context, const struct ph_http_response *response);
 } ph_http_request;
 
 /**
@@ -227,6 +247,53 @@ typedef void (*ph_http_completion)(void *context, const ph_http_response *respon
 /** The type of `ph_host_services.http_get`. (1.1) */
 typedef void (*ph_http_get_function)(void *host_context, const ph_http_request *request,
                                      ph_http_completion completion, void *context);
+
+/**
+ * What `ph_host_services.json_get` found (1.2): a kind (positive) or why it
+ * found nothing (negative). Whatever it returns, `buffer` holds a
+ * NUL-terminated text (when `buffer_size` > 0): the value for a kind, a
+ * one-line message for a failure.
+ */
+typedef enum ph_json_result {
+    /** A string: `buffer` holds it unescaped, UTF-8. */
+    PH_JSON_STRING = 1,
+    /** A number: `buffer` holds its exact text as written ("64000.10", "1e3"), never reformatted. */
+    PH_JSON_NUMBER = 2,
+    /** true or false: `buffer` holds "true" or "false". */
+    PH_JSON_BOOL = 3,
+    /** null: `buffer` holds "null". */
+    PH_JSON_NULL = 4,
+    /** An array: `buffer` holds its number of elements in decimal ("3"). */
+    PH_JSON_ARRAY = 5,
+    /** An object: `buffer` holds its number of members in decimal ("1"). */
+    PH_JSON_OBJECT = 6,
+    /**
+     * Nothing at `path`: a key is absent, an index is past the end, or a step
+     * goes into a value that is not an object or array. `buffer`: which step,
+     * e.g. "result.XXBTZUSD.c: missing".
+     */
+    PH_JSON_NOT_FOUND = -1,
+    /** The value does not fit in `buffer_size - 1` bytes; `buffer`: a message with its length. */
+    PH_JSON_TOO_SMALL = -2,
+    /** `path` is malformed; `buffer`: why. */
+    PH_JSON_BAD_PATH = -3,
+    /** `json` is not JSON (or is over 16 MiB); `buffer`: "line 1, column 9: …". */
+    PH_JSON_BAD_TEXT = -4,
+    /** The string contains U+0000, which a C string cannot carry. */
+    PH_JSON_NUL_IN_STRING = -5
+} ph_json_result;
+
+/**
+ * The type of `ph_host_services.json_get`. (1.2) Returns a `ph_json_result`.
+ */
+typedef int (*ph_json_get_function)(void *host_context, const char *json, size_t json_length, const char *path,
+                                    char *buffer, size_t buffer_size);
+
+/**
+ * The type of `ph_host_services.check_amount`. (1.2) Returns 0 when the host
+ * accepts `amount` as a quote's amount, non-zero otherwise.
+ */
+typedef int (*ph_check_amount_function)(void *host_context, const char *amount, char *message, size_t message_size);
 
 /**
  * Services the host gives a plugin. Owned by the host; the pointer passed
@@ -290,6 +357,41 @@ typedef struct ph_host_services {
      * concurrently.
      */
     ph_http_get_function http_get;
+
+    /* ---- 1.2: check struct_size >= offsetof(ph_host_services, check_amount) + sizeof(void *) before use ---- */
+
+    /**
+     * Reads one value from a JSON text, so a C plugin needs no JSON parser.
+     * `json` is `json_length` bytes of UTF-8 (an HTTP body as it came: no NUL
+     * needed; NULL when the length is 0). `path` (NUL-terminated) names the
+     * value, e.g. "result.XXBTZUSD.c[0]":
+     *   name or .name   the member `name` of an object (any characters but . [ ] { } ")
+     *   ["name"]        the same, for a name with those characters (\" and \\ escape)
+     *   [N]             element N of an array (from 0); on an object, its N-th
+     *                   member in document order ("result[0]": the only pair)
+     *   {N}             last step only: the key (a string) of an object's N-th member
+     *   ""              the whole document
+     * Ownership: the caller owns `buffer` (`buffer_size` bytes, e.g. on its
+     * stack); the host writes at most `buffer_size` bytes there, always
+     * NUL-terminated, and keeps nothing. With `buffer_size` 0 (`buffer` may
+     * then be NULL) only the result is returned, never PH_JSON_TOO_SMALL.
+     * Returns a `ph_json_result`: the kind found (> 0) with its text in
+     * `buffer`, or a failure (< 0) with a one-line message there. Parses
+     * `json` on every call: meant for a handful of reads of an answer. Any
+     * thread; touches no state.
+     */
+    ph_json_get_function json_get;
+    /**
+     * Checks `amount` (NUL-terminated) by the very rule the host applies to
+     * `ph_quote.amount`: optional '-', digits, optional '.' and digits, at
+     * most 38 significant digits; no exponent, spaces, '+' or grouping.
+     * Returns 0 when the host will accept it. Otherwise non-zero, and when
+     * `message_size` > 0 a one-line reason in `message` (caller-owned,
+     * always NUL-terminated, truncated to fit), e.g.
+     * "\"1e5\" is not a decimal amount (-?digits(.digits)?, at most 38 significant digits)".
+     * Any thread.
+     */
+    ph_check_amount_function check_amount;
 } ph_host_services;
 
 /**

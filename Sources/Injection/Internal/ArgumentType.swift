@@ -12,6 +12,21 @@ struct ArgumentType: Sendable, Equatable {
         makeName = { typeName(Argument.self) }
     }
 
+    /// The identity of several arguments, told apart from one argument that is a tuple of
+    /// the same types, and named as that tuple: "(String, Int)".
+    static func list<First, Second, each Other>(
+        _ first: First.Type, _ second: Second.Type, _ other: repeat (each Other).Type
+    ) -> ArgumentType {
+        ArgumentType(
+            id: ObjectIdentifier(ArgumentList<First, Second, repeat each Other>.self),
+            makeName: { typeName((First, Second, repeat each Other).self) })
+    }
+
+    private init(id: ObjectIdentifier, makeName: @escaping @Sendable () -> String) {
+        self.id = id
+        self.makeName = makeName
+    }
+
     static func == (lhs: ArgumentType, rhs: ArgumentType) -> Bool {
         lhs.id == rhs.id
     }
@@ -19,14 +34,29 @@ struct ArgumentType: Sendable, Equatable {
 
 /// An argument given to one resolve, with its static type.
 struct GivenArgument {
-    let type: ObjectIdentifier
     let typeName: @Sendable () -> String
-    let value: Any
 
     init<Argument>(_ value: Argument) {
-        type = ObjectIdentifier(Argument.self)
         // Only needed for an error message, so the name is built only then.
-        typeName = { Injection.typeName(Argument.self) }
-        self.value = value
+        if let list = value as? any ArgumentListProtocol {
+            typeName = list.typeName
+        } else {
+            typeName = { Injection.typeName(Argument.self) }
+        }
     }
+}
+
+/// Several arguments given to one resolve (`resolve(_:name:arguments:_:...)`), as one value.
+struct ArgumentList<First, Second, each Other>: ArgumentListProtocol {
+    let first: First
+    let second: Second
+    let other: (repeat each Other)
+
+    var typeName: @Sendable () -> String {
+        { Injection.typeName((First, Second, repeat each Other).self) }
+    }
+}
+
+protocol ArgumentListProtocol {
+    var typeName: @Sendable () -> String { get }
 }

@@ -1,40 +1,57 @@
 import ConcurrencyHelpers
 
 extension Container {
-    /// Finds the registration for `type` and `name` here or in the nearest ancestor, with the
-    /// ancestor that holds it, or `nil` when this container does (sparing a retain on the hot path).
-    func lookup<Service>(_ type: Service.Type, name: String?) throws -> (Entry<Service>, Container?) {
+    /// Finds the registration for `type` and `name` that takes no argument, here or in the
+    /// nearest ancestor, with the ancestor that holds it, or `nil` when this container does
+    /// (sparing a retain on the hot path); `nil` when there is none.
+    func lookup<Service>(_ type: Service.Type, name: String?) -> (Entry<Service>, Container?)? {
         // Most lookups hit the container asked, so that case avoids the loop's bookkeeping.
         if let entry = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
             // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
             return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
         }
-        return try lookupInAncestors(type, key: RegistrationKey(type, name: name))
+        let key = RegistrationKey(type, name: name)
+        return lookupInAncestors { $0[key] }
+    }
+
+    /// Finds the registration for `type` and `name` whose factory takes an `Argument`, as
+    /// ``lookup(_:name:)`` does.
+    func lookup<Service, Argument>(
+        _ type: Service.Type, name: String?, argument: Argument.Type
+    ) -> (Entry<Service>, Container?)? {
+        let (id, argumentID) = (ObjectIdentifier(type), ObjectIdentifier(argument))
+        if let entry = entries.withLock({ $0[id, name, argument: argumentID] }) {
+            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+        }
+        return lookupInAncestors { $0[id, name, argument: argumentID] }
     }
 
     /// As ``lookup(_:name:)``, but returns the entry's address, retained once for the caller.
     /// (Untyped: an optional of a type generic over `Service` would make the runtime look its
     /// metadata up on every call.)
     @inline(__always)
-    func retainedLookup<Service>(_ type: Service.Type, name: String?) throws -> (UnsafeRawPointer, Container?) {
+    func retainedLookup<Service>(_ type: Service.Type, name: String?) -> (UnsafeRawPointer, Container?)? {
         if let address = entries.withLock({ $0.retainedAddress(ObjectIdentifier(type), name) }) {
             return (address, nil)
         }
-        let (entry, owner) = try lookupInAncestors(type, key: RegistrationKey(type, name: name))
+        let key = RegistrationKey(type, name: name)
+        guard let (entry, owner): (Entry<Service>, Container?) = lookupInAncestors({ $0[key] }) else {
+            return nil
+        }
         return (UnsafeRawPointer(Unmanaged.passRetained(entry).toOpaque()), owner)
     }
 
     private func lookupInAncestors<Service>(
-        _ type: Service.Type, key: RegistrationKey
-    ) throws -> (Entry<Service>, Container?) {
+        _ find: (RegistrationTable) -> (any ServiceEntry)?
+    ) -> (Entry<Service>, Container?)? {
         var container = parent
         while let current = container {
-            if let entry = current.entries.withLock({ $0[key] }) {
+            if let entry = current.entries.withLock({ find($0) }) {
                 return (unsafeDowncast(entry, to: Entry<Service>.self), current)
             }
             container = current.parent
         }
-        throw missingRegistration(type, name: key.name)
+        return nil
     }
 
     func add<Service>(_ entry: Entry<Service>, name: String?) {
@@ -42,14 +59,87 @@ extension Container {
         entries.withLock { $0.insert(entry, for: key) }
     }
 
-    private func missingRegistration<Service>(_ type: Service.Type, name: String?) -> ResolutionError {
-        var hasUnnamed = false
+    /// Whether `type` under `name`, taking `argument` (`nil` for none), is registered here or
+    /// in an ancestor.
+    func isRegistered<Service>(_ type: Service.Type, name: String?, argument: ObjectIdentifier?) -> Bool {
+        let id = ObjectIdentifier(type)
         var container: Container? = self
         while let current = container {
-            hasUnnamed = hasUnnamed || current.entries.withLock { $0.hasUnnamed(ObjectIdentifier(type)) }
+            let found = current.entries.withLock { table in
+                argument.map { table[id, name, argument: $0] } ?? table[id, name]
+            }
+            if found != nil {
+                return true
+            }
             container = current.parent
         }
+        return false
+    }
+
+    /// Resolves a type nothing is registered for: a ``Lazy``, ``Provider`` or `Optional` of a
+    /// registered type, or else the missing-registration error.
+    func resolveUnregistered<Service>(_ type: Service.Type, name: String?, resolver: any Resolver) throws -> Service {
+        if let wrapper = try makeWrapper(type, name: name, resolver: resolver) {
+            return wrapper
+        }
+        throw missingRegistration(Self.wrappedType(type), name: name, given: nil)
+    }
+
+    /// What a missing `type` is reported as: the type a ``Lazy`` or ``Provider`` wraps.
+    private static func wrappedType(_ type: Any.Type) -> Any.Type {
+        (type as? any ResolvableWrapper.Type)?.wrappedType ?? type
+    }
+
+    /// As ``resolveUnregistered(_:name:resolver:)``, passing `argument` on.
+    func resolveUnregistered<Service, Argument>(
+        _ type: Service.Type, name: String?, argument: Argument, resolver: any Resolver
+    ) throws -> Service {
+        if let wrapper = try makeWrapper(type, name: name, argument: argument, resolver: resolver) {
+            return wrapper
+        }
+        throw missingRegistration(Self.wrappedType(type), name: name, given: GivenArgument(argument))
+    }
+
+    /// A ``Lazy``, ``Provider`` or `Optional` of a type registered under `name`; `nil` when
+    /// `Service` is none of those or what it wraps is not registered.
+    func makeWrapper<Service>(_ type: Service.Type, name: String?, resolver: any Resolver) throws -> Service? {
+        guard let wrapper = type as? any ResolvableWrapper.Type else {
+            return nil
+        }
+        return try wrapper.make(resolver: resolver, container: self, name: name) as? Service
+    }
+
+    /// As ``makeWrapper(_:name:resolver:)``, passing `argument` on.
+    func makeWrapper<Service, Argument>(
+        _ type: Service.Type, name: String?, argument: Argument, resolver: any Resolver
+    ) throws -> Service? {
+        guard let wrapper = type as? any ResolvableWrapper.Type else {
+            return nil
+        }
+        return try wrapper.make(resolver: resolver, container: self, name: name, argument: argument) as? Service
+    }
+
+    /// The error for a resolve of `type` under `name` with `given` (`nil` for no argument)
+    /// that found no registration: missing, or registered with other arguments.
+    func missingRegistration(_ type: Any.Type, name: String?, given: GivenArgument?) -> ResolutionError {
+        let id = ObjectIdentifier(type)
+        var hasUnnamed = false
+        var taken: [ArgumentType?] = []
+        var container: Container? = self
+        while let current = container {
+            current.entries.withLock { table in
+                hasUnnamed = hasUnnamed || table.hasUnnamed(id)
+                for argument in table.argumentTypes(of: id, name: name) where !taken.contains(argument) {
+                    taken.append(argument)
+                }
+            }
+            container = current.parent
+        }
+        let registration = registrationName(typeName: typeName(type), name: name)
+        if !taken.isEmpty {
+            return ResolutionError.argumentMismatch(registration: registration, taken: taken, given: given?.typeName())
+        }
         return ResolutionError.missingRegistration(
-            typeName: typeName(type), name: name, registeredNames: names(for: type), hasUnnamed: hasUnnamed)
+            typeName: typeName(type), name: name, registeredNames: names(forTypeID: id), hasUnnamed: hasUnnamed)
     }
 }

@@ -1,5 +1,11 @@
-/// Keeps the instance of a shared-scope (singleton or weak) registration.
-protocol InstanceCache<Service>: AnyObject, Sendable {
+/// Something a scope or a container can empty.
+protocol ResettableCache: AnyObject, Sendable {
+    /// Forgets the kept instance; the next resolve makes a new one.
+    func reset()
+}
+
+/// Keeps the instance of a shared-scope (singleton, weak or custom) registration.
+protocol InstanceCache<Service>: ResettableCache {
     associatedtype Service
 
     /// Returns the kept instance, or runs `make` to create one and keeps it. `make` runs at

@@ -10,6 +10,14 @@ struct RegistrationTable: Sendable {
         var type: ObjectIdentifier?
         var unnamed: (any ServiceEntry)?
         var named: [String: any ServiceEntry] = [:]
+        /// Registrations whose factory takes arguments, by name and argument type: a type and
+        /// name may have several, told apart by what is passed at resolve time.
+        var withArguments: [ArgumentKey: any ServiceEntry] = [:]
+    }
+
+    private struct ArgumentKey: Hashable, Sendable {
+        let name: String?
+        let argument: ObjectIdentifier
     }
 
     /// Open addressing with linear probing; the count is a power of two, at most half used.
@@ -35,6 +43,39 @@ struct RegistrationTable: Sendable {
         return buckets[index].unnamed
     }
 
+    /// The registration for `type` under `name` whose factory takes an argument of the type
+    /// `argument` identifies, if any.
+    @inline(__always)
+    subscript(type: ObjectIdentifier, name: String?, argument argument: ObjectIdentifier) -> (any ServiceEntry)? {
+        guard let index = index(of: type), !buckets[index].withArguments.isEmpty else {
+            return nil
+        }
+        return buckets[index].withArguments[ArgumentKey(name: name, argument: argument)]
+    }
+
+    /// The argument types the registrations for `type` under `name` take (`nil` for none).
+    func argumentTypes(of type: ObjectIdentifier, name: String?) -> [ArgumentType?] {
+        guard let index = index(of: type) else {
+            return []
+        }
+        let bucket = buckets[index]
+        let plain: (any ServiceEntry)? = name.map { bucket.named[$0] } ?? bucket.unnamed
+        let taking = bucket.withArguments.filter { $0.key.name == name }.values.compactMap(\.argumentType)
+        return (plain == nil ? [] : [nil]) + taking.sorted { $0.name < $1.name }
+    }
+
+    /// Every registration, in no particular order.
+    var allEntries: [any ServiceEntry] {
+        buckets.flatMap { bucket -> [any ServiceEntry] in
+            [bucket.unnamed].compactMap { $0 } + Array(bucket.named.values) + Array(bucket.withArguments.values)
+        }
+    }
+
+    /// Forgets every registration.
+    mutating func removeAll() {
+        self = RegistrationTable()
+    }
+
     /// The address of the registration for `type` under `name`, retained once for the caller,
     /// if there is one.
     @inline(__always)
@@ -51,10 +92,13 @@ struct RegistrationTable: Sendable {
         return UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque())
     }
 
-    /// Stores `entry` under `key`, replacing what was there.
+    /// Stores `entry` under `key`, replacing what was there: beside the registrations of the
+    /// same type and name that take other arguments when `entry` takes one.
     mutating func insert(_ entry: any ServiceEntry, for key: RegistrationKey) {
         let index = index(of: key.type) ?? addBucket(for: key.type)
-        if let name = key.name {
+        if let argument = entry.argumentType {
+            buckets[index].withArguments[ArgumentKey(name: key.name, argument: argument.id)] = entry
+        } else if let name = key.name {
             // Kept at most a quarter full: `Dictionary` probes linearly and compares every
             // string it meets, and at its default three-quarters load some process's random
             // seed puts the name asked for at the end of a long run (a third slower lookups in
@@ -71,12 +115,13 @@ struct RegistrationTable: Sendable {
 
     /// Whether an unnamed registration for `type` exists.
     func hasUnnamed(_ type: ObjectIdentifier) -> Bool {
-        index(of: type).map { buckets[$0].unnamed != nil } ?? false
+        index(of: type).map { buckets[$0].unnamed != nil || buckets[$0].withArguments.keys.contains { $0.name == nil } } ?? false
     }
 
-    /// The names registered for `type`, in no particular order.
+    /// The names registered for `type`, in no particular order, with repeats when several
+    /// registrations of one name take different arguments.
     func names(of type: ObjectIdentifier) -> [String] {
-        index(of: type).map { Array(buckets[$0].named.keys) } ?? []
+        index(of: type).map { Array(buckets[$0].named.keys) + buckets[$0].withArguments.keys.compactMap(\.name) } ?? []
     }
 
     @inline(__always)

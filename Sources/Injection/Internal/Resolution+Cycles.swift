@@ -1,14 +1,16 @@
 extension Resolution {
-    /// True when `entry` is being made by this resolution or one that waits for it.
-    func isInProgress(_ entry: any ServiceEntry) -> Bool {
+    /// Whether `entry` is being made by this resolution or one that waits for it.
+    func chainState(of entry: any ServiceEntry) -> ChainState {
         var resolution: Resolution? = self
         while let current = resolution {
-            if current.isMaking(entry) {
-                return true
+            let state = current.state(of: entry)
+            if case .absent = state {
+                resolution = current.parent
+                continue
             }
-            resolution = current.parent
+            return state
         }
-        return false
+        return .absent
     }
 
     /// The error for asking for `entry` while it is being made, naming the whole path from

@@ -14,6 +14,16 @@ import Synchronization
 /// reachable only through the slot, and one taken from it only through the resolve that took
 /// it, so two resolves never share one.
 final class Resolution: Resolver {
+    /// Where an entry stands in a chain of resolutions.
+    enum ChainState {
+        case absent
+        case inProgress
+        /// In progress, and an `initCompleted` started since: run it again (the root only).
+        case rerun
+        /// Made, and being completed: share it.
+        case made(Any)
+    }
+
     private enum Phase {
         case inProgress
         /// Made, not kept: transient, or a graph registration that takes an argument.
@@ -37,6 +47,8 @@ final class Resolution: Resolver {
         let id: ObjectIdentifier
         unowned(unsafe) let entry: any ServiceEntry
         var phase: Phase
+        /// When it went in progress, on the resolution's ``State/clock``.
+        var startedAt: Int
 
         static func releaseEntry(_ id: ObjectIdentifier) {
             Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: id))!).release()
@@ -48,6 +60,18 @@ final class Resolution: Resolver {
         /// Set when a factory kept this resolution beyond its resolve: from then on it holds
         /// its origin and root itself, since nothing else is sure to.
         var kept: (origin: Container, root: any ServiceEntry)?
+        /// The root's instance once its factory returned, while its `initCompleted` runs and
+        /// (graph scope) after the resolve, for a ``Lazy`` that resolves the root through this
+        /// resolution later; `nil` for a transient root or one with an argument.
+        var rootInstance: GraphInstance?
+        /// True once the top-level resolve returned: the root is no longer in progress.
+        var isFinished = false
+        /// Orders records going in progress and `initCompleted`s starting.
+        var clock = 0
+        /// When each `initCompleted` running now started, innermost last.
+        var completions: [Int] = []
+        /// Factories run again to close a cycle through a property, running now.
+        var reruns = 0
     }
 
     /// The address of the container where lookups start: the one the top-level resolve was
@@ -72,6 +96,8 @@ final class Resolution: Resolver {
     /// nothing takes no lock. Set under the lock; read after `isKnownUniquelyReferenced` has
     /// seen every other reference released, so it cannot miss a record another holder added.
     private let hasRecords = Atomic<Bool>(false)
+    /// True once an `initCompleted` ran in this resolution; until then no factory is rerun.
+    private let hasCompletions = Atomic<Bool>(false)
 
     deinit {
         state.withLock { state in
@@ -107,27 +133,76 @@ final class Resolution: Resolver {
             // Guaranteed by `resolution` itself, which lives past the call; saying so spares a
             // retain and release of it around the factory.
             instance = try Unmanaged.passUnretained(resolution)._withUnsafeGuaranteedRef {
-                try $0.run(entry, owner: owner, argument: argument)
+                let instance = try $0.run(entry, owner: owner, argument: argument)
+                if $0.hasCompletions.load(ordering: .acquiring), let made = $0.rerunRootInstance() {
+                    // A cycle through a property made the root again, and the graph holds that one.
+                    return made as! Service
+                }
+                if entry.initCompleted != nil {
+                    try $0.completeRoot(entry, instance)
+                }
+                return instance
             }
         } catch {
-            finish(resolution, entry: entry, origin: origin)
+            finish(resolution, entry: entry, origin: origin, instance: nil)
             throw error
         }
-        finish(resolution, entry: entry, origin: origin)
+        finish(resolution, entry: entry, origin: origin, instance: instance)
         return instance
+    }
+
+    /// Runs the root's `initCompleted`, with its instance visible to the resolves it makes,
+    /// so that a property can close a cycle back to it.
+    private func completeRoot<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
+        if entry.scope != .transient && entry.argument == nil {
+            hasRecords.store(true, ordering: .releasing)
+            state.withLock { $0.rootInstance = GraphInstance(value: instance) }
+        }
+        try complete(entry, instance)
+    }
+
+    /// The root's instance if a rerun of its factory made one.
+    private func rerunRootInstance() -> Any? {
+        state.withLock { $0.rootInstance?.value }
+    }
+
+    /// Runs `entry`'s `initCompleted` on `instance`, reporting its failure as the factory's.
+    /// While it runs, a graph-scope registration in progress since before it started may be
+    /// made again to close a cycle (Swinject's way): the cycle runs through this property.
+    private func complete<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
+        guard let initCompleted = entry.initCompleted else {
+            return
+        }
+        hasCompletions.store(true, ordering: .releasing)
+        state.withLock { state in
+            state.completions.append(state.clock)
+            state.clock += 1
+        }
+        defer { state.withLock { _ = $0.completions.popLast() } }
+        do {
+            try initCompleted(self, instance)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw ResolutionError.factoryFailed(registration: entry.displayName, underlying: error)
+        }
     }
 
     /// Parks `resolution`, emptied, as `entry`'s spare when nothing else holds it; otherwise
     /// lets it keep its origin and root alive for whoever does.
     @inline(__always)
-    private static func finish<Service>(_ resolution: consuming Resolution, entry: Entry<Service>, origin: Container) {
+    private static func finish<Service>(
+        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, instance: Service?
+    ) {
         var resolution = resolution
         if isKnownUniquelyReferenced(&resolution) {
             if resolution.parent == nil && resolution.reset() {
                 entry.park(resolution)
             }
         } else {
-            resolution.keep(origin: origin, root: entry)
+            // A graph root stays the graph's: a `Lazy` made in it that resolves the root gets it.
+            let shared = entry.scope == .graph && entry.argument == nil ? instance.map { GraphInstance(value: $0) } : nil
+            resolution.keep(origin: origin, root: entry, instance: shared)
         }
     }
 
@@ -143,13 +218,43 @@ final class Resolution: Resolver {
                 Record.releaseEntry(state.records[index].id)
             }
             state.records.removeAll(keepingCapacity: true)
+            state.rootInstance = nil
+            state.clock = 0
+            hasCompletions.store(false, ordering: .releasing)
             return state.records.capacity <= 32
         }
     }
 
-    private func keep(origin: Container, root: any ServiceEntry) {
-        state.withLock { $0.kept = (origin, root) }
+    private func keep(origin: Container, root: any ServiceEntry, instance: GraphInstance?) {
+        state.withLock { state in
+            state.kept = (origin, root)
+            state.isFinished = true
+            state.rootInstance = instance ?? state.rootInstance
+            if instance == nil && root.scope != .graph {
+                state.rootInstance = nil
+            }
+        }
     }
+
+    /// Where the root stands: its shared instance if it has one, otherwise whether its
+    /// factory (or `initCompleted`) is still running.
+    func rootState() -> ChainState {
+        let isRerunnable = root.scope == .graph && root.argumentType == nil
+        return state.withLock { state in
+            if let instance = state.rootInstance {
+                return .made(instance.value)
+            }
+            if state.isFinished {
+                return .absent
+            }
+            // The root started before any `initCompleted`.
+            return isRerunnable && !state.completions.isEmpty && state.reruns < Self.rerunLimit ? .rerun : .inProgress
+        }
+    }
+
+    /// How deep reruns may nest before a cycle is reported instead: a property cycle closes
+    /// in a few; more means factories that keep making new instances.
+    private static var rerunLimit: Int { 32 }
 
     /// Calls `body` with the origin container.
     @inline(__always)
@@ -162,7 +267,9 @@ final class Resolution: Resolver {
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
         // Retained by the lookup; the reference is handed to the entry's record, or released.
-        let (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
+        guard let (address, owner) = withOrigin({ $0.retainedLookup(type, name: name) }) else {
+            return try withOrigin { try $0.resolveUnregistered(type, name: name, resolver: self) }
+        }
         var isTakenOver = false
         defer {
             if !isTakenOver {
@@ -170,16 +277,39 @@ final class Resolution: Resolver {
             }
         }
         return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
-            try entry.checkNoArgument()
-            return try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
+            try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
         }
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        let (entry, owner) = try withOrigin { try $0.lookup(type, name: name) }
-        let given = GivenArgument(argument)
-        try entry.checkArgument(given)
-        return try checkedInstance(of: entry, owner: owner, argument: given.value)
+        guard let (entry, owner) = withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) else {
+            return try withOrigin { try $0.resolveUnregistered(type, name: name, argument: argument, resolver: self) }
+        }
+        return try checkedInstance(of: entry, owner: owner, argument: argument)
+    }
+
+    func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service? {
+        guard withOrigin({ $0.lookup(type, name: name) }) != nil else {
+            return try withOrigin { try $0.makeWrapper(type, name: name, resolver: self) }
+        }
+        return try resolve(type, name: name)
+    }
+
+    func resolveIfRegistered<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service? {
+        guard withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) != nil else {
+            return try withOrigin { try $0.makeWrapper(type, name: name, argument: argument, resolver: self) }
+        }
+        return try resolve(type, name: name, argument: argument)
+    }
+
+    /// Whether `type` under `name`, taking `argument` (`nil` for none), can be resolved here.
+    func isRegistered<Service>(_ type: Service.Type, name: String?, argument: ObjectIdentifier?) -> Bool {
+        withOrigin { $0.isRegistered(type, name: name, argument: argument) }
+    }
+
+    /// The error for a missing registration, as the origin reports it.
+    func missing<Service>(_ type: Service.Type, name: String?, given: GivenArgument?) -> ResolutionError {
+        withOrigin { $0.missingRegistration(type, name: name, given: given) }
     }
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
@@ -219,8 +349,14 @@ final class Resolution: Resolver {
         of entry: Entry<Service>, owner: Container?, argument: Any?, isTakenOver: inout Bool
     ) throws -> Service {
         if let cache = entry.cache {
-            if isInProgress(entry) {
+            switch chainState(of: entry) {
+            case .absent:
+                break
+            case .inProgress, .rerun:
                 throw cycle(closingWith: entry)
+            case .made(let instance):
+                // Being completed (`initCompleted`) further up: the same instance closes the cycle.
+                return instance as! Service
             }
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
@@ -229,21 +365,38 @@ final class Resolution: Resolver {
             }
         }
         if entry === root {
-            throw cycle(closingWith: entry)
+            switch rootState() {
+            case .absent:
+                break
+            case .inProgress:
+                throw cycle(closingWith: entry)
+            case .made(let instance):
+                return instance as! Service
+            case .rerun:
+                return try rerunRoot(entry, owner: owner)
+            }
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
         // generic value-witness calls on every resolve, not only those that share one.
         let id = ObjectIdentifier(entry)
+        let keep = entry.scope == .graph && entry.argument == nil
         let start = state.withLock { state -> Int in
             for index in state.records.indices where state.records[index].id == id {
                 switch state.records[index].phase {
                 case .inProgress:
+                    if keep, let completion = state.completions.last, completion > state.records[index].startedAt,
+                        state.reruns < Self.rerunLimit {
+                        state.reruns += 1
+                        return Self.rerunFound(index)
+                    }
                     return Self.cycleFound
                 case .made:
                     return Self.madeFound(index)
                 case .done:
                     state.records[index].phase = .inProgress
+                    state.records[index].startedAt = state.clock
+                    state.clock += 1
                     return index
                 }
             }
@@ -253,7 +406,8 @@ final class Resolution: Resolver {
                 }
                 hasRecords.store(true, ordering: .releasing)
             }
-            state.records.append(Record(id: id, entry: entry, phase: .inProgress))
+            state.records.append(Record(id: id, entry: entry, phase: .inProgress, startedAt: state.clock))
+            state.clock += 1
             isTakenOver = true
             return state.records.count - 1
         }
@@ -261,7 +415,11 @@ final class Resolution: Resolver {
             if start == Self.cycleFound {
                 throw cycle(closingWith: entry)
             }
-            return sharedInstance(at: Self.madeFound(start)) as! Service
+            let (index, isRerun) = Self.decode(start)
+            if isRerun {
+                return try rerun(entry, owner: owner, at: index)
+            }
+            return sharedInstance(at: index) as! Service
         }
         let instance: Service
         do {
@@ -270,16 +428,78 @@ final class Resolution: Resolver {
             state.withLock { $0.records[start].phase = .done }
             throw error
         }
-        let keep = entry.scope == .graph && entry.argument == nil
-        state.withLock { $0.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done }
+        let madeMeanwhile = state.withLock { state -> Bool in
+            if keep, case .made = state.records[start].phase {
+                return true
+            }
+            state.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done
+            return false
+        }
+        if madeMeanwhile {
+            // A rerun closing a cycle through a property made it; the graph holds that one.
+            return sharedInstance(at: start) as! Service
+        }
+        if entry.initCompleted != nil {
+            try complete(entry, instance)
+        }
+        return instance
+    }
+
+    /// Runs the factory of `entry`, in progress further up, again: an `initCompleted` that
+    /// started since asks for it, so the cycle runs through a property. The first instance
+    /// made is the graph's; the outer run returns it too.
+    private func rerun<Service>(_ entry: Entry<Service>, owner: Container?, at index: Int) throws -> Service {
+        defer { state.withLock { $0.reruns -= 1 } }
+        let instance = try run(entry, owner: owner, argument: nil)
+        let isFirst = state.withLock { state -> Bool in
+            if case .made = state.records[index].phase {
+                return false
+            }
+            state.records[index].phase = .made(GraphInstance(value: instance))
+            return true
+        }
+        guard isFirst else {
+            return sharedInstance(at: index) as! Service
+        }
+        try complete(entry, instance)
+        return instance
+    }
+
+    /// As ``rerun(_:owner:at:)``, for the root.
+    private func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
+        state.withLock { $0.reruns += 1 }
+        defer { state.withLock { $0.reruns -= 1 } }
+        let instance = try run(entry, owner: owner, argument: nil)
+        let existing = state.withLock { state -> Any? in
+            if let made = state.rootInstance {
+                return made.value
+            }
+            state.rootInstance = GraphInstance(value: instance)
+            return nil
+        }
+        if let existing {
+            return existing as! Service
+        }
+        try complete(entry, instance)
         return instance
     }
 
     private static var cycleFound: Int { -1 }
 
-    /// Maps a record's index to a negative result and back.
+    /// Maps a record's index to a negative result: a made record to share.
     private static func madeFound(_ index: Int) -> Int {
-        -2 - index
+        -2 - 2 * index
+    }
+
+    /// Maps a record's index to a negative result: an in-progress record to run again.
+    private static func rerunFound(_ index: Int) -> Int {
+        -3 - 2 * index
+    }
+
+    /// The record's index, and whether it is to be run again, from a negative result.
+    private static func decode(_ result: Int) -> (index: Int, isRerun: Bool) {
+        let code = -2 - result
+        return (code / 2, code % 2 == 1)
     }
 
     /// The instance a made record shares. Safe to force-cast to the record's service type: the
@@ -293,14 +513,19 @@ final class Resolution: Resolver {
         }
     }
 
-    /// True when this resolution is making `entry` right now.
-    func isMaking(_ entry: any ServiceEntry) -> Bool {
-        entry === root || state.withLock { state in
+    /// Whether this resolution is making `entry` right now, or has its instance while the
+    /// instance's `initCompleted` runs.
+    func state(of entry: any ServiceEntry) -> ChainState {
+        if entry === root {
+            return rootState()
+        }
+        let isMaking = state.withLock { state in
             state.records.contains { record in
                 guard record.id == ObjectIdentifier(entry), case .inProgress = record.phase else { return false }
                 return true
             }
         }
+        return isMaking ? .inProgress : .absent
     }
 
     /// The registrations this resolution is making, outermost first.

@@ -46,6 +46,22 @@ extension ResolutionError {
         )
     }
 
+    /// A registration exists for the type and name, but none takes what was given.
+    static func argumentMismatch(registration: String, taken: [ArgumentType?], given: String?) -> ResolutionError {
+        let arguments = taken.compactMap { $0?.name }
+        let takesNone = taken.contains { $0 == nil }
+        guard let given else {
+            return argumentMissing(registration: registration, expected: arguments.joined(separator: " or "))
+        }
+        if arguments.isEmpty {
+            return argumentUnexpected(registration: registration, given: given)
+        }
+        return argumentTypeMismatch(
+            registration: registration,
+            expected: (arguments + (takesNone ? ["none"] : [])).joined(separator: " or "),
+            given: given)
+    }
+
     static func argumentMissing(registration: String, expected: String) -> ResolutionError {
         ResolutionError(
             code: .argumentTypeMismatch,

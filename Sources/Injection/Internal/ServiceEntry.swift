@@ -2,4 +2,11 @@
 protocol ServiceEntry: AnyObject, Sendable {
     /// "PriceFetcher(named 'file')", for dependency paths.
     var pathName: String { get }
+    /// The type of the argument its factory takes; `nil` when it takes none.
+    var argumentType: ArgumentType? { get }
+    var scope: Scope { get }
+    /// One line for ``Container/description``.
+    var summary: String { get }
+    /// Forgets a kept instance, if the entry's scope keeps one.
+    func resetInstance()
 }

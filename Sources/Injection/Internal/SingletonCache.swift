@@ -1,10 +1,12 @@
 import ConcurrencyHelpers
 import Synchronization
 
-/// Holds a singleton, created once.
+/// Holds a singleton (or a `.cached` or named custom scope's instance), created once per reset.
 ///
-/// Once made, the instance is published through an atomic pointer that never changes again,
-/// so a read is one acquiring load: no lock, no reference counting on the box. Creation holds
+/// Once made, the instance is published through an atomic pointer, so a read is one acquiring
+/// load: no lock, no reference counting on the box. ``reset()`` unpublishes it but keeps the
+/// box alive until the cache goes (a reader may be using it that very moment, and resets are
+/// rare: tests, sign-outs), so a reset instance is released with its container. Creation holds
 /// `creation` for the duration of the factory, so concurrent first resolves of this
 /// registration wait for the one factory run, while resolutions of other services never touch
 /// this lock.
@@ -17,10 +19,24 @@ final class SingletonCache<Service: Sendable>: InstanceCache {
     /// Held while the factory runs. Its value is unused; it is not `Void` because ThreadSanitizer
     /// places a zero-sized value at the address of the lock's own fields and reports a race.
     private let creation = Lock(false)
+    /// Boxes unpublished by ``reset()``, each retained once, released in `deinit`.
+    private let retired = Lock<[UInt]>([])
 
     deinit {
-        if let raw = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring)) {
-            Unmanaged<Instance<Service>>.fromOpaque(raw).release()
+        let boxes = retired.withLock { $0 } + [published.load(ordering: .acquiring)]
+        for address in boxes {
+            if let raw = UnsafeRawPointer(bitPattern: address) {
+                Unmanaged<Instance<Service>>.fromOpaque(raw).release()
+            }
+        }
+    }
+
+    func reset() {
+        creation.withLock { _ in
+            let address = published.exchange(0, ordering: .acquiringAndReleasing)
+            if address != 0 {
+                retired.withLock { $0.append(address) }
+            }
         }
     }
 

@@ -33,6 +33,10 @@ final class WeakCache<Service: Sendable>: InstanceCache {
         }
     }
 
+    func reset() {
+        reference.withLock { $0.object = nil }
+    }
+
     private func current() -> Service? {
         reference.withLock { $0.object.flatMap { $0 as? Service } }
     }

@@ -1,3 +1,4 @@
+import ChildProcesses
 import FoundationEssentials
 import ProviderABI
 
@@ -30,7 +31,8 @@ extension CheckCommand {
         let timeout = Duration.seconds(15) + ProbeCommand.fetchTimeout + slowestHTTP
         let outcome: ChildProcess.Outcome
         do {
-            outcome = try ChildProcess.run(executable, arguments, timeout: timeout)
+            // In a process group of its own, so whatever a plugin starts is killed with it.
+            outcome = try ChildProcess(executable, arguments, ownProcessGroup: true).run(timeout: timeout)
         } catch {
             result.problems.append("plugin \(candidate.path): could not start the check process \(executable): \(error)")
             return result

@@ -50,7 +50,7 @@ struct FetchCommand {
     private func aggregate(_ routes: [QuoteService.Route], currency: String) async -> ExitStatus {
         var aggregates: [AggregateQuote] = []
         for (result, leftOut) in await service.aggregate(routes, currency: currency) {
-            for failure in leftOut { diagnostics.warning("left out of the median: \(failure)") }
+            for warning in AggregateQuote.sourceWarnings(for: result, leftOut: leftOut) { diagnostics.warning(warning) }
             switch result {
             case .success(let aggregate):
                 aggregates.append(aggregate)

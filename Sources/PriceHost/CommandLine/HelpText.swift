@@ -21,6 +21,7 @@ enum HelpText {
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
+          pricehost new-plugin NAME --language c|swift [--dir DIR]   write a plugin to start from (default DIR: ./NAME)
           pricehost --help | --version
 
         OPTIONS (every command takes --config)
@@ -30,9 +31,14 @@ enum HelpText {
           --provider NAME   who answers; default: assets.CODE.provider, then defaults.provider
           --currency CODE   quote currency; default: defaults.currency, then USD
           --format FORMAT   text (default), json (one object per line) or csv
-          --aggregate median  (fetch) ask every provider at once; print the median, min, max and spread
+          --aggregate median  (fetch, watch) ask every provider of the asset at once (--provider a,b,c, else
+                            assets.CODE.providers) and print the median, min, max and spread; a median of
+                            one source comes with a warning saying why the others failed
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
+          --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
+                            (build: swift build -c release), on this installation's header or ProviderABI
+          --dir DIR         (new-plugin) where to write it; must be new or empty
 
         EXIT STATUS
           0 success   1 fetch failed   2 usage error   3 config or plugin error

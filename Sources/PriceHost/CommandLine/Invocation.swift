@@ -5,6 +5,8 @@ struct Invocation: Sendable, Equatable {
     /// The subcommand.
     enum Command: String, Sendable, CaseIterable {
         case fetch, watch, serve, providers, check, help, version
+        /// `new-plugin NAME --language c|swift [--dir DIR]`: writes a plugin from the templates.
+        case newPlugin = "new-plugin"
         /// Internal: `check` runs each plugin in a child `pricehost __probe --plugin PATH`.
         case probe = "__probe"
     }
@@ -46,6 +48,12 @@ struct Invocation: Sendable, Equatable {
     var badSettings = false
     /// Internal (`__probe`): load the plugin and say what it is, without fetching.
     var loadOnly = false
+    /// `new-plugin NAME`: the provider name of the plugin to write.
+    var newPluginName: String?
+    /// `new-plugin --language`.
+    var language: PluginScaffold.Language?
+    /// `new-plugin --dir`: where to write it; default `./NAME`.
+    var directory: String?
 
     /// The options each command takes.
     static let options: [Command: Set<String>] = [
@@ -55,6 +63,7 @@ struct Invocation: Sendable, Equatable {
         .providers: ["--config", "--format", "--allow-insecure-plugins"],
         .check: ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
         .probe: ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"],
+        .newPlugin: ["--language", "--dir"],
         .help: [],
         .version: [],
     ]
@@ -81,6 +90,7 @@ struct Invocation: Sendable, Equatable {
     /// - Throws: ``UsageError`` naming the argument that is wrong.
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var command: Command?
+        var newPluginName: String?
         var values: [(name: String, value: String)] = []
         var index = 0
         while index < arguments.count {
@@ -113,6 +123,10 @@ struct Invocation: Sendable, Equatable {
                 }
                 values.append((name, value ?? ""))
             default:
+                if command == .newPlugin, newPluginName == nil {
+                    newPluginName = argument
+                    continue
+                }
                 guard command == nil else {
                     throw UsageError("unexpected argument '\(argument)'; options take the form --name value")
                 }
@@ -135,6 +149,12 @@ struct Invocation: Sendable, Equatable {
         if command == .probe, invocation.pluginPath == nil {
             throw UsageError("__probe needs --plugin PATH")
         }
+        if command == .newPlugin {
+            guard let name = newPluginName else { throw UsageError("new-plugin needs a NAME: pricehost new-plugin NAME --language c|swift") }
+            if let problem = PluginScaffold.problem(withName: name) { throw UsageError("new-plugin: \(problem)") }
+            guard invocation.language != nil else { throw UsageError("new-plugin needs --language c or --language swift") }
+            invocation.newPluginName = name
+        }
         if command == .fetch || command == .watch, invocation.assets.isEmpty {
             throw UsageError("\(command.rawValue) needs --asset CODE (or a list: --asset BTC,ETH)")
         }
@@ -146,7 +166,7 @@ struct Invocation: Sendable, Equatable {
 
     static let knownOptions: Set<String> = ["--config", "--format", "--provider", "--asset", "--currency", "--plugin",
                                             "--interval", "--ticks", "--aggregate", "--allow-insecure-plugins",
-                                            "--conformance", "--bad-settings", "--load-only", "--listen"]
+                                            "--conformance", "--bad-settings", "--load-only", "--language", "--dir", "--listen"]
     /// Options that take no value.
     static let flags: Set<String> = ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"]
 
@@ -206,6 +226,14 @@ struct Invocation: Sendable, Equatable {
         case "--plugin":
             guard !value.isEmpty else { throw UsageError("--plugin needs a path") }
             pluginPath = value
+        case "--language":
+            guard let parsed = PluginScaffold.Language(rawValue: value) else {
+                throw UsageError("--language must be c or swift, not '\(value)'")
+            }
+            language = parsed
+        case "--dir":
+            guard !value.isEmpty else { throw UsageError("--dir needs a path") }
+            directory = value
         case "--currency":
             guard let code = AssetCode.normalized(value) else {
                 throw UsageError("--currency \(JSONValue.quoted(value)) is not a currency code (2 to 10 letters or digits)")

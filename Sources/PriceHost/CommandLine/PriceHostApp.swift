@@ -53,6 +53,10 @@ public struct PriceHostApp: Sendable {
         case .version:
             standardOutput(HelpText.versionLine)
             return .finished(.success)
+        case .newPlugin:
+            return .finished(NewPluginCommand(invocation: invocation, executableDirectory: ExecutableLocation.directory,
+                                              currentDirectory: FilePath.currentDirectory, output: standardOutput,
+                                              diagnostics: diagnostics).run())
         default:
             return .command(Command(invocation: invocation))
         }

@@ -78,7 +78,7 @@ struct WatchCommand {
     private func emitAggregates(_ results: [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])],
                                 currency: String, unless stop: StopFlag) {
         for (result, leftOut) in results where !stop.isSet {
-            for failure in leftOut { diagnostics.warning("left out of the median: \(failure)") }
+            for warning in AggregateQuote.sourceWarnings(for: result, leftOut: leftOut) { diagnostics.warning(warning) }
             switch result {
             case .success(let aggregate):
                 for line in AggregateFormatter.lines(for: [aggregate], format: invocation.format).suffix(1) { output(line) }

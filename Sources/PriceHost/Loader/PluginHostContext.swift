@@ -72,7 +72,9 @@ final class PluginHostContext: Sendable {
             config_directory: UnsafePointer(strdup(configDirectory)),
             log: hostLog,
             register_fetcher: hostRegisterFetcher,
-            http_get: hostHTTPGet))
+            http_get: hostHTTPGet,
+            json_get: hostJSONGet,
+            check_amount: hostCheckAmount))
         return UnsafePointer(table)
     }
 

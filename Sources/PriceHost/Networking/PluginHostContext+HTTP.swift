@@ -3,6 +3,7 @@ import ProviderABI
 
 /// `http_get` (ABI 1.1): copies the plugin's request, performs it with the
 /// provider's ``ProviderHTTPClient`` on a task, and completes exactly once.
+/// A 1.2 request's `retry_answer` joins the client's retry decision.
 let hostHTTPGet: ph_http_get_function = { context, request, completion, completionContext in
     guard let completion else { return }
     let done = CHTTPCompletion(function: completion, context: completionContext)
@@ -11,8 +12,9 @@ let hostHTTPGet: ph_http_get_function = { context, request, completion, completi
         return
     }
     let httpRequest: HTTPRequest
-    switch CHTTPBridge.request(from: request) {
-    case .success(let copied): httpRequest = copied
+    let retryCheck: CHTTPRetryCheck?
+    switch CHTTPBridge.request(from: request, context: completionContext) {
+    case .success(let copied): (httpRequest, retryCheck) = copied
     case .failure(let problem):
         done.fail(problem)
         return
@@ -22,7 +24,12 @@ let hostHTTPGet: ph_http_get_function = { context, request, completion, completi
     Task {
         defer { host.httpFinished() }
         do {
-            done.succeed(try await client.get(httpRequest))
+            let response = if let retryCheck {
+                try await client.get(httpRequest, retryingWhen: retryCheck.isRetryable)
+            } else {
+                try await client.get(httpRequest)
+            }
+            done.succeed(response)
         } catch {
             done.fail(error)
         }

@@ -4,8 +4,9 @@ import ProviderABI
 /// The HTTP client one provider's plugin is given: its policy around the
 /// transport. At most `maxAttempts` tries, with exponential backoff and
 /// jitter, for what can succeed on retry: timeouts, connection failures, 429
-/// (honouring `Retry-After` up to a cap) and 5xx. Any other status, 4xx
-/// included, is returned at once. Bodies are capped at `maxResponseBytes`.
+/// (honouring `Retry-After` up to a cap), 5xx, and answers the plugin calls
+/// retryable (ABI 1.2's `retry_answer`). Any other answer, 4xx included, is
+/// returned at once. Bodies are capped at `maxResponseBytes`.
 /// A failure's message ends with how many attempts were made: `(after 1 attempt)`.
 struct ProviderHTTPClient: HTTPClient {
     /// The transport.
@@ -27,6 +28,10 @@ struct ProviderHTTPClient: HTTPClient {
     }
 
     func get(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try await get(request, retryingWhen: { _ in false })
+    }
+
+    func get(_ request: HTTPRequest, retryingWhen isRetryable: @escaping @Sendable (HTTPResponse) -> Bool) async throws -> HTTPResponse {
         var request = request
         request.timeout = min(request.timeout ?? policy.timeout, policy.timeout)
         let options = policy.transferOptions
@@ -37,7 +42,7 @@ struct ProviderHTTPClient: HTTPClient {
             do {
                 try await budget?.take()
                 let response = try await transport.get(request, options: options)
-                guard attempt < policy.maxAttempts, Self.isRetryable(status: response.status) else { return response }
+                guard attempt < policy.maxAttempts, Self.isRetryable(status: response.status) || isRetryable(response) else { return response }
                 if let retryAfter = Self.retryAfter(response) {
                     // A server asking for a longer pause than we will wait has answered for now.
                     guard retryAfter <= policy.maxRetryAfter else { return response }

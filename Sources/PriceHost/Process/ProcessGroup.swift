@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The probe's process group: it leads it, so whatever a plugin starts is in it.

@@ -43,7 +43,7 @@ struct CheckedLibraryFile {
         _ = dlerror()
         guard let handle = dlopen("/proc/self/fd/\(descriptor)", RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            return .failure(Refusal("dlopen failed: \(reason.replacingOccurrences(of: "/proc/self/fd/\(descriptor)", with: path))"))
+            return .failure(Refusal("dlopen failed: \(reason.replacing("/proc/self/fd/\(descriptor)", with: path))"))
         }
         return .success(handle)
     }

@@ -64,7 +64,7 @@ extension ServeRouter {
                 routes.append(.success(try generation.service.route(asset: asset, explicitProviders: providers)))
             } catch {
                 if case .unknownProvider(let message) = error {
-                    return .failure(Rejection(response: .error(400, message.replacingOccurrences(of: "(from --provider)", with: "(from the provider parameter)"))))
+                    return .failure(Rejection(response: .error(400, message.replacing("(from --provider)", with: "(from the provider parameter)"))))
                 }
                 routes.append(.failure(error))
             }

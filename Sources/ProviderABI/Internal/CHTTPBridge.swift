@@ -6,12 +6,14 @@ import Glibc
 package enum CHTTPBridge {
     /// Lays `request` out as a `ph_http_request` for `start`, and waits for the
     /// completion `start` is given to be called (exactly once, from any thread).
+    /// `isRetryable`, when given, becomes the request's `retry_answer` (1.2).
     package static func perform(
         _ request: HTTPRequest,
+        retryingWhen isRetryable: (@Sendable (HTTPResponse) -> Bool)? = nil,
         _ start: (UnsafePointer<ph_http_request>, ph_http_completion, UnsafeMutableRawPointer) -> Void
     ) async throws -> HTTPResponse {
         try await withCheckedThrowingContinuation { continuation in
-            let box = Unmanaged.passRetained(ResponseBox(continuation))
+            let box = Unmanaged.passRetained(ResponseBox(continuation, isRetryable: isRetryable))
             let timeoutMilliseconds = request.timeout.map { duration -> UInt32 in
                 let (seconds, attoseconds) = duration.components
                 let milliseconds = max(0, seconds) * 1000 + attoseconds / 1_000_000_000_000_000
@@ -20,20 +22,33 @@ package enum CHTTPBridge {
             CHTTPHeaders.with(request.headers) { headers, count in
                 request.url.withCString { url in
                     var cRequest = ph_http_request(struct_size: UInt32(MemoryLayout<ph_http_request>.size), url: url,
-                                                   headers: headers, header_count: count, timeout_ms: timeoutMilliseconds)
+                                                   headers: headers, header_count: count, timeout_ms: timeoutMilliseconds,
+                                                   retry_answer: isRetryable == nil ? nil : retryAnswer)
                     start(&cRequest, responseCompletion, box.toOpaque())
                 }
             }
         }
     }
 
-    /// The request a caller laid out in C, copied; or why it cannot be used.
-    package static func request(from request: UnsafePointer<ph_http_request>?) -> Result<HTTPRequest, ProviderError> {
-        guard let request, Int(request.pointee.struct_size) >= MemoryLayout<ph_http_request>.size,
-              let urlPointer = request.pointee.url else {
-            return .failure(ProviderError(.invalidRequest, "http_get called without a request or URL"))
+    /// The size of a 1.1 `ph_http_request`, the smallest the host accepts; a
+    /// 1.2 request adds `retry_answer`.
+    package static let requestSizeV1_1 = MemoryLayout<ph_http_request>.offset(of: \ph_http_request.retry_answer)
+        ?? MemoryLayout<ph_http_request>.size
+
+    /// The request a caller laid out in C, copied, with its `retry_answer` (1.2)
+    /// bound to `context`; or why it cannot be used. A 1.1 request's size is
+    /// honoured: nothing past it is read.
+    package static func request(from request: UnsafePointer<ph_http_request>?,
+                                context: UnsafeMutableRawPointer?) -> Result<(HTTPRequest, CHTTPRetryCheck?), ProviderError> {
+        guard let request else { return .failure(ProviderError(.invalidRequest, "http_get called without a request")) }
+        let size = CStruct.declaredSize(of: request)
+        guard size >= requestSizeV1_1 else {
+            return .failure(ProviderError(.invalidRequest, "http_get called with ph_http_request.struct_size \(size), less than a 1.1 request's \(requestSizeV1_1)"))
         }
-        let cRequest = request.pointee
+        let cRequest = CStruct.copyPrefix(of: request, size: size, as: ph_http_request.self)
+        guard let urlPointer = cRequest.url else {
+            return .failure(ProviderError(.invalidRequest, "http_get called without a URL"))
+        }
         var headers: [HTTPHeader] = []
         if cRequest.header_count > 0 {
             guard let list = cRequest.headers, cRequest.header_count <= 256 else {
@@ -47,7 +62,34 @@ package enum CHTTPBridge {
             }
         }
         let timeout: Duration? = cRequest.timeout_ms == 0 ? nil : .milliseconds(Int(cRequest.timeout_ms))
-        return .success(HTTPRequest(url: String(cString: urlPointer), headers: headers, timeout: timeout))
+        let retryCheck = cRequest.retry_answer.map { CHTTPRetryCheck(function: $0, context: context) }
+        return .success((HTTPRequest(url: String(cString: urlPointer), headers: headers, timeout: timeout), retryCheck))
+    }
+
+    /// Lays `response` out as a `ph_http_response` for the duration of `body`.
+    static func withCResponse<Result>(_ response: HTTPResponse, _ body: (UnsafeMutablePointer<ph_http_response>) -> Result) -> Result {
+        CHTTPHeaders.with(response.headers) { headers, count in
+            response.body.withUnsafeBufferPointer { bytes in
+                var cResponse = ph_http_response(
+                    struct_size: UInt32(MemoryLayout<ph_http_response>.size), status: Int32(clamping: response.status),
+                    headers: headers, header_count: count, body: bytes.count == 0 ? nil : bytes.baseAddress, body_length: bytes.count)
+                return body(&cResponse)
+            }
+        }
+    }
+}
+
+/// A plugin's `retry_answer` (ABI 1.2) and the context it was given with.
+///
+/// `@unchecked Sendable` because the ABI makes it so: the function may be
+/// called from any thread (pricehost_plugin.h).
+package struct CHTTPRetryCheck: @unchecked Sendable {
+    let function: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<ph_http_response>?) -> Int32
+    let context: UnsafeMutableRawPointer?
+
+    /// True when the plugin calls `response` a failure that may succeed later.
+    package func isRetryable(_ response: HTTPResponse) -> Bool {
+        CHTTPBridge.withCResponse(response) { function(context, $0) } != 0
     }
 }
 
@@ -67,14 +109,7 @@ package struct CHTTPCompletion: @unchecked Sendable {
 
     /// Completes with `response`, laid out in C for the duration of the call.
     package func succeed(_ response: HTTPResponse) {
-        CHTTPHeaders.with(response.headers) { headers, count in
-            response.body.withUnsafeBufferPointer { body in
-                var cResponse = ph_http_response(
-                    struct_size: UInt32(MemoryLayout<ph_http_response>.size), status: Int32(clamping: response.status),
-                    headers: headers, header_count: count, body: body.count == 0 ? nil : body.baseAddress, body_length: body.count)
-                function(context, &cResponse, nil)
-            }
-        }
+        CHTTPBridge.withCResponse(response) { function(context, $0, nil) }
     }
 
     /// Completes with `error` (code `unavailable` unless it is a ``ProviderError``).
@@ -86,7 +121,33 @@ package struct CHTTPCompletion: @unchecked Sendable {
 /// The continuation of one GET, kept alive across the boundary until it is completed.
 private final class ResponseBox: Sendable {
     let continuation: CheckedContinuation<HTTPResponse, any Error>
-    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>) { self.continuation = continuation }
+    let isRetryable: (@Sendable (HTTPResponse) -> Bool)?
+
+    init(_ continuation: CheckedContinuation<HTTPResponse, any Error>, isRetryable: (@Sendable (HTTPResponse) -> Bool)?) {
+        self.continuation = continuation
+        self.isRetryable = isRetryable
+    }
+}
+
+/// A response laid out in C, copied.
+private func copyResponse(_ value: ph_http_response) -> HTTPResponse {
+    var headers: [HTTPHeader] = []
+    if let list = value.headers {
+        for index in 0..<value.header_count {
+            let header = list[index]
+            guard let name = header.name, let headerValue = header.value else { continue }
+            headers.append(HTTPHeader(String(cString: name), String(cString: headerValue)))
+        }
+    }
+    let body = value.body.map { Array(UnsafeBufferPointer(start: $0, count: value.body_length)) } ?? []
+    return HTTPResponse(status: Int(value.status), headers: headers, body: body)
+}
+
+/// `retry_answer` of a request made with a retry predicate: asks it, box still owned by the request.
+private let retryAnswer: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<ph_http_response>?) -> Int32 = { context, response in
+    guard let context, let response else { return 0 }
+    let box = Unmanaged<ResponseBox>.fromOpaque(context).takeUnretainedValue()
+    return box.isRetryable?(copyResponse(response.pointee)) == true ? 1 : 0
 }
 
 /// Called exactly once per GET, by whoever performs it.
@@ -94,17 +155,7 @@ private let responseCompletion: ph_http_completion = { context, response, error 
     guard let context else { return }
     let box = Unmanaged<ResponseBox>.fromOpaque(context).takeRetainedValue()
     if let response {
-        let value = response.pointee
-        var headers: [HTTPHeader] = []
-        if let list = value.headers {
-            for index in 0..<value.header_count {
-                let header = list[index]
-                guard let name = header.name, let headerValue = header.value else { continue }
-                headers.append(HTTPHeader(String(cString: name), String(cString: headerValue)))
-            }
-        }
-        let body = value.body.map { Array(UnsafeBufferPointer(start: $0, count: value.body_length)) } ?? []
-        box.continuation.resume(returning: HTTPResponse(status: Int(value.status), headers: headers, body: body))
+        box.continuation.resume(returning: copyResponse(response.pointee))
     } else {
         let code = error?.pointee.code.map { String(cString: $0) } ?? ProviderError.Code.failed.rawValue
         let message = error?.pointee.message.map { String(cString: $0) } ?? "the HTTP service failed without a message"

@@ -117,11 +117,11 @@ public struct JSONCursor: Sendable {
         return number
     }
 
-    private func child(key: String, _ value: JSONValue) -> JSONCursor {
+    func child(key: String, _ value: JSONValue) -> JSONCursor {
         JSONCursor(value, path: path.isEmpty ? key : "\(path).\(key)")
     }
 
-    private func mismatch(_ expected: String) -> JSONShapeError {
+    func mismatch(_ expected: String) -> JSONShapeError {
         error("expected \(expected), found \(value.kindDescription)")
     }
 }

@@ -3,12 +3,18 @@
 /// Numbers stay as their source text, so a price written as a JSON number is
 /// parsed to `Decimal` exactly; objects keep their key order.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
-    /// The number's text exactly as written, e.g. `15840.01` or `1e3`.
+    /// The number's text exactly as written, e.g. `15840.01` or `1e3`: parse
+    /// it with ``DecimalAmount/parse(_:)`` (exact) rather than as a `Double`.
     case number(String)
+    /// A string, escapes resolved.
     case string(String)
+    /// An array's elements, in order.
     case array([JSONValue])
+    /// An object's members, in document order, keys unique.
     case object(JSONObject)
 
     /// What the value is, for messages: "a string", "an object", ….

@@ -10,7 +10,7 @@ import Testing
 /// Synchronous, with blocking waits: an async test's sleep can take seconds to
 /// resume when the other tests' work fills the cooperative pool, while the
 /// timers under test run on Dispatch's own threads regardless.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct FetchDeadlineTests {
     @Test func expiresOnceWhenNotCancelled() {
         let fired = LockedBox(0)

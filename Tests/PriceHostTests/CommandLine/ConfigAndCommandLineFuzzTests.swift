@@ -1,13 +1,13 @@
 import Foundation
 @testable import PriceHost
 import ProviderABI
-import PriceHostTesting
+import PriceHostFuzzing
 import Testing
 
 /// Seeded, bounded fuzzing of the host's two front doors, `plugins.json`
 /// (``ConfigParser``) and the command line (``Invocation``): the only outcomes
 /// allowed are a checked value, or a ``ConfigError`` / ``UsageError``. See docs/FUZZING.md.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ConfigAndCommandLineFuzzTests {
     // MARK: plugins.json
 

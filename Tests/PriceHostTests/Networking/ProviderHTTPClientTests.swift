@@ -67,6 +67,23 @@ struct ProviderHTTPClientTests {
         #expect((Duration.milliseconds(250)...Duration.milliseconds(500)).contains(steps[1]))
     }
 
+    @Test func anAnswerThePluginCallsRetryableIsRetriedLikeA503WithinMaxAttempts() async throws {
+        let busy = HTTPResponse(status: 200, body: Array(#"{"error":["EService:Busy"]}"#.utf8))
+        let transport = ScriptedNetworking([.success(busy), .success(HTTPResponse(status: 200)), Self.response(200)])
+        let isBusy: @Sendable (HTTPResponse) -> Bool = { !$0.body.isEmpty }
+        #expect(try await client(transport).get(request, retryingWhen: isBusy).body.isEmpty)
+        #expect(transport.attemptCount == 2)
+
+        let alwaysBusy = ScriptedNetworking([.success(busy), .success(busy), .success(busy), Self.response(200)])
+        #expect(try await client(alwaysBusy).get(request, retryingWhen: isBusy) == busy)
+        #expect(alwaysBusy.attemptCount == 3)
+
+        // Without the predicate the same 200 is an answer.
+        let plain = ScriptedNetworking([.success(busy), Self.response(200)])
+        #expect(try await client(plain).get(request) == busy)
+        #expect(plain.attemptCount == 1)
+    }
+
     @Test func retryAfterIsHonouredUpToTheCap() async throws {
         let transport = ScriptedNetworking([Self.response(429, [HTTPHeader("Retry-After", "7")]), Self.response(200)])
         #expect(try await client(transport).get(request).status == 200)

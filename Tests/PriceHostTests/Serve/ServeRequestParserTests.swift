@@ -1,5 +1,6 @@
 import Foundation
 @testable import PriceHost
+import PriceHostFuzzing
 import PriceHostTesting
 import Testing
 

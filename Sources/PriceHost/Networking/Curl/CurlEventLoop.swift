@@ -79,7 +79,11 @@ final class CurlEventLoop: Sendable {
                 return (queue.jobs, queue.cancellations)
             }
             for job in jobs {
-                if let transfer = start(job) { running[transfer.easy] = transfer }
+                if job.cancelled.isSet {
+                    job.continuation.resume(throwing: CancellationError())
+                } else if let transfer = start(job) {
+                    running[transfer.easy] = transfer
+                }
             }
             for id in cancellations {
                 guard let transfer = running.values.first(where: { $0.job.id == id }) else { continue }

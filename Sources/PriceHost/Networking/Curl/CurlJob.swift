@@ -1,4 +1,5 @@
 import ProviderABI
+import Synchronization
 
 /// One GET as the transport hands it to the event loop.
 struct CurlJob: Sendable {
@@ -18,6 +19,16 @@ struct CurlJob: Sendable {
     let timeout: Duration
     let options: TransferOptions
     let continuation: CheckedContinuation<Exchange, any Error>
+    /// Set when the task is cancelled, possibly before the job reaches the loop:
+    /// a job that starts cancelled is answered at once instead of running to its deadline.
+    let cancelled: Cancelled
+
+    /// A flag shared by the task's cancellation handler and the loop.
+    final class Cancelled: Sendable {
+        private let flag = Atomic(false)
+        var isSet: Bool { flag.load(ordering: .acquiring) }
+        func set() { flag.store(true, ordering: .releasing) }
+    }
 }
 
 /// What a provider's policy asks of one exchange.

@@ -78,11 +78,15 @@ final class CurlTransport: Networking {
     private func perform(on loop: CurlEventLoop, url: String, headers: [HTTPHeader], timeout: Duration,
                          options: TransferOptions) async throws -> CurlJob.Exchange {
         let id = nextJob.wrappingAdd(1, ordering: .relaxed).newValue
+        let cancelled = CurlJob.Cancelled()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                loop.submit(CurlJob(id: id, url: url, headers: headers, timeout: timeout, options: options, continuation: continuation))
+                loop.submit(CurlJob(id: id, url: url, headers: headers, timeout: timeout, options: options, continuation: continuation,
+                                    cancelled: cancelled))
             }
         } onCancel: {
+            // The flag first: a cancellation that reaches the loop before the job does is not lost.
+            cancelled.set()
             loop.cancel(id)
         }
     }

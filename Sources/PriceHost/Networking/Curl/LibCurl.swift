@@ -66,7 +66,7 @@ struct LibCurl: @unchecked Sendable {
     static func load(_ name: String) throws(LoadError) -> LibCurl {
         // Cleared first, so that an old error is not read as this one's.
         _ = dlerror()
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+        guard let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "dlopen failed"
             throw LoadError(library: name, reason: reason)
         }

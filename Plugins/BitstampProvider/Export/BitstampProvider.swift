@@ -1,0 +1,8 @@
+import BitstampProviderLibrary
+import ProviderABI
+
+/// The entry point the host looks up in libBitstampProvider.so.
+@_cdecl("pricehost_plugin_entry_v1")
+public func pricehostPluginEntry(_ host: UnsafeRawPointer?) -> UnsafeRawPointer? {
+    PluginExport.entry(BitstampProviderPlugin.self, host: host)
+}

@@ -1,0 +1,25 @@
+import ProviderABI
+
+/// The Gemini provider: last trade prices from Gemini's public ticker, over the host's HTTP.
+public enum GeminiProviderPlugin: ProviderPlugin {
+    /// The provider name, `gemini`.
+    public static let name = "gemini"
+    /// The plugin version.
+    public static let version = "1.0.0"
+
+    /// One fetcher for every symbol.
+    public static func makeFetchers(context: PluginContext) throws -> [FetcherRegistration] {
+        [FetcherRegistration(asset: nil, fetcher: makeFetcher(settings: try GeminiSettings(context.settings), http: context.http))]
+    }
+
+    /// Gemini's ticker for any symbol: `GET {baseURL}/v1/pubticker/{symbol}`,
+    /// the symbol in lower case (`btcusd`), read by ``GeminiResponse``.
+    public static func makeFetcher(settings: GeminiSettings, http: any HTTPClient) -> HTTPQuoteFetcher {
+        HTTPQuoteFetcher(http: http) { request in
+            HTTPRequest(url: "\(settings.baseURL)/v1/pubticker/\((request.asset + request.currency).lowercased())",
+                        headers: [HTTPHeader("Accept", "application/json")])
+        } read: { response, request in
+            try GeminiResponse.quote(from: response, for: request, provider: name)
+        }
+    }
+}

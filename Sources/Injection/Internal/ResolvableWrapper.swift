@@ -1,0 +1,41 @@
+/// A type the container makes, unregistered, from a registration of the type it wraps:
+/// ``Lazy``, ``Provider`` and `Optional`.
+protocol ResolvableWrapper {
+    /// What is reported missing when the wrapped type is not registered.
+    static var wrappedType: Any.Type { get }
+    /// Wraps the registration of the wrapped type under `name`, resolved through `resolver`;
+    /// `nil` when `container` (where the resolve started) has no such registration.
+    static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self?
+    /// As ``make(resolver:container:name:)``, for a registration that takes an `Argument`.
+    static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self?
+}
+
+extension Optional: ResolvableWrapper {
+    static var wrappedType: Any.Type { Wrapped.self }
+
+    static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self? {
+        .some(try resolver.resolveIfRegistered(Wrapped.self, name: name))
+    }
+
+    static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self? {
+        .some(try resolver.resolveIfRegistered(Wrapped.self, name: name, argument: argument))
+    }
+}
+
+/// A value handed to a ``Lazy`` or ``Provider`` to pass on at each resolve. `@unchecked`: the
+/// argument's type is the caller's, and the wrapper passes it on exactly as the caller would
+/// have; a wrapper is `Sendable` only when its service is, and documents that its argument is
+/// shared by every resolve it makes.
+struct CapturedArgument<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+/// Runs `body`, or stops the program with the error's full text: for the property wrappers
+/// and ``Lazy/instance``, which cannot throw.
+func resolvedOrStop<Service>(_ body: () throws -> Service) -> Service {
+    do {
+        return try body()
+    } catch {
+        fatalError("\(error)")
+    }
+}

@@ -1,0 +1,77 @@
+import ConcurrencyHelpers
+
+/// A service resolved on first use, once (Swinject's `Lazy`): register `T` and resolve
+/// `Lazy<T>`, or take one as a dependency.
+///
+/// A `Lazy` made inside a factory resolves within the graph it was made in, even after that
+/// resolve returned: a ``Scope/graph`` instance it yields is the one the rest of the graph got.
+/// Resolving `Lazy<T>` throws ``ResolutionError/Code/missingRegistration`` (naming `T`) when
+/// `T` is not registered.
+///
+/// `Sendable` when `T` is; the first access from several threads at once resolves once.
+public struct Lazy<Service> {
+    private let box: LazyBox<Service>
+
+    init(_ make: @escaping @Sendable () throws -> Service) {
+        box = LazyBox(make)
+    }
+
+    /// The service, resolved on the first access. A failure stops the program with the full
+    /// ``ResolutionError`` text; use ``resolve()`` to handle it.
+    public var instance: Service {
+        resolvedOrStop { try box.value() }
+    }
+
+    /// The service, resolved on the first call; a failure throws, and the next call tries again.
+    public func resolve() throws -> Service {
+        try box.value()
+    }
+}
+
+extension Lazy: Sendable where Service: Sendable {}
+
+extension Lazy: ResolvableWrapper {
+    static var wrappedType: Any.Type { Service.self }
+
+    static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self? {
+        guard container.isRegistered(Service.self, name: name, argument: nil) else {
+            return nil
+        }
+        return Lazy { try resolver.resolve(Service.self, name: name) }
+    }
+
+    static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self? {
+        guard container.isRegistered(Service.self, name: name, argument: ObjectIdentifier(Argument.self)) else {
+            return nil
+        }
+        let captured = CapturedArgument(value: argument)
+        return Lazy { try resolver.resolve(Service.self, name: name, argument: captured.value) }
+    }
+}
+
+/// A ``Lazy``'s state: the resolve to make, and its result once made.
+///
+/// `@unchecked Sendable`: `made` is read and written only while `lock` is held. A `Lazy` of a
+/// non-`Sendable` service is not `Sendable`, so such an instance never leaves its thread
+/// through it.
+final class LazyBox<Service>: @unchecked Sendable {
+    private let make: @Sendable () throws -> Service
+    /// Held while resolving. Its value is unused (see ``SingletonCache``).
+    private let lock = Lock(false)
+    @exclusivity(unchecked) private var made: Service?
+
+    init(_ make: @escaping @Sendable () throws -> Service) {
+        self.make = make
+    }
+
+    func value() throws -> Service {
+        try lock.withLock { _ in
+            if let made {
+                return made
+            }
+            let instance = try make()
+            made = instance
+            return instance
+        }
+    }
+}

@@ -1,0 +1,332 @@
+/* The ABI 1.1 header exactly as released, kept so the tests can prove that a plugin built against it still loads in a newer 1.x host. Do not edit. */
+/*
+ * pricehost plugin ABI, version 1.
+ *
+ * A pricehost plugin is a shared library (.so) that exports one C function,
+ * `pricehost_plugin_entry_v1` (see PRICEHOST_PLUGIN_ENTRY_SYMBOL). The host
+ * dlopen()s the library with RTLD_NOW | RTLD_LOCAL, calls the entry exactly
+ * once with a table of host services, and receives a descriptor naming the
+ * provider and its fetchers. The host never dlclose()s a plugin: everything a
+ * plugin hands over may live in static storage or be allocated once and never
+ * freed.
+ *
+ * Versioning
+ *   - The major version is part of the entry symbol's name. A change that is
+ *     not "append a field at the end of a struct" is a new major version and a
+ *     new entry symbol; the host refuses a descriptor whose major differs.
+ *   - Appending fields at the end of a struct is a minor version. Every struct
+ *     that crosses the boundary starts with its size in bytes as the sender
+ *     compiled it. The receiver reads only the fields that fit in that size and
+ *     treats the rest as zero, and steps through arrays by the sender's size.
+ *     So a plugin built for 1.0 keeps loading in a 1.x host, and a plugin built
+ *     for 1.x must check `host->struct_size` before it uses a field added
+ *     after 1.0.
+ *
+ * Strings
+ *   All strings are NUL-terminated UTF-8. The receiving side copies what it
+ *   wants to keep. Each field says how long its pointer stays valid.
+ *
+ * Threading
+ *   The entry function is called once, on one thread. `fetch` may be called
+ *   from any thread, concurrently with itself. Host services may be called
+ *   from any thread unless a field says otherwise.
+ */
+#ifndef PRICEHOST_PLUGIN_H
+#define PRICEHOST_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** "PHP1" in ASCII: the first field of every descriptor. */
+#define PRICEHOST_PLUGIN_MAGIC 0x50485031u
+/** The ABI major version this header describes; it is in the entry symbol's name. */
+#define PRICEHOST_ABI_MAJOR 1
+/**
+ * The ABI minor version this header describes.
+ *   1.0  descriptor, fetchers, settings, logging, registration
+ *   1.1  host HTTP service: ph_host_services.http_get
+ */
+#define PRICEHOST_ABI_MINOR 1
+/** The name of the function every plugin exports. */
+#define PRICEHOST_PLUGIN_ENTRY_SYMBOL "pricehost_plugin_entry_v1"
+
+/** Severity for `ph_host_services.log`. */
+typedef enum ph_log_level {
+    PH_LOG_DEBUG = 0,
+    PH_LOG_INFO = 1,
+    PH_LOG_WARNING = 2,
+    PH_LOG_ERROR = 3
+} ph_log_level;
+
+/**
+ * What the host asks a fetcher for. Built by the host; valid only for the
+ * duration of the `fetch` call (copy what you need before returning).
+ */
+typedef struct ph_fetch_request {
+    /** sizeof(ph_fetch_request) as the host compiled it. */
+    uint32_t struct_size;
+    /** Asset code, upper case, 2 to 10 letters or digits, e.g. "BTC". */
+    const char *asset;
+    /** Quote currency code, same rules, e.g. "USD". */
+    const char *currency;
+} ph_fetch_request;
+
+/**
+ * A successful answer. Built by the plugin; the host copies every field
+ * before the completion returns, so it may live on the plugin's stack.
+ */
+typedef struct ph_quote {
+    /** sizeof(ph_quote) as the plugin compiled it. */
+    uint32_t struct_size;
+    /** Asset code of the quote; must equal the request's. */
+    const char *asset;
+    /** Currency of the quote; must equal the request's. */
+    const char *currency;
+    /**
+     * The price as a decimal string: optional '-', digits, optional '.'
+     * and digits ("15840.01"), at most 38 significant digits. Never a binary
+     * float; the host parses it exactly and rejects anything else.
+     */
+    const char *amount;
+    /**
+     * When the price was observed, in milliseconds since the Unix epoch
+     * (UTC), within the years 0001 to 9999; 0 = unknown, the host uses the
+     * time of completion.
+     */
+    int64_t timestamp_ms;
+} ph_quote;
+
+/**
+ * A failed answer. Built by the plugin; copied by the host before the
+ * completion returns.
+ */
+typedef struct ph_error {
+    /** sizeof(ph_error) as the plugin compiled it. */
+    uint32_t struct_size;
+    /**
+     * A short machine-readable code; NULL means "failed". The codes:
+     *   "not_found"          the provider has no price for the pair (never retried)
+     *   "invalid_request"    the request itself is wrong (bad code, unsupported currency)
+     *   "invalid_response"   the source answered with something that is not a valid price
+     *   "invalid_settings"   the provider's settings in plugins.json are wrong
+     *   "unavailable"        the source could not be reached or is down; later may work
+     *   "timeout"            the answer did not come in time
+     *   "response_too_large" the answer was over the provider's maxResponseBytes
+     *   "no_completion"      the plugin never called its completion (the host's own)
+     *   "failed"             anything else
+     */
+    const char *code;
+    /** One human-readable line naming what failed; must not be NULL. */
+    const char *message;
+} ph_error;
+
+/**
+ * Completion of one fetch. Call it exactly once per `fetch` call, with
+ * exactly one of `quote` and `error` non-NULL, from any thread, before or
+ * after `fetch` returns. `completion_context` is the value the host passed
+ * to `fetch`; it is opaque. A second call is ignored and logged by the host;
+ * a fetch whose completion never comes fails with a timeout on the host side.
+ */
+typedef void (*ph_fetch_completion)(void *completion_context, const ph_quote *quote, const ph_error *error);
+
+/**
+ * Starts fetching one quote. `fetcher_context` is the fetcher's own
+ * `context` field. `request` is valid only until `fetch` returns. Must not
+ * block for long: do slow work on another thread, or through the host's
+ * asynchronous services, and complete later.
+ */
+typedef void (*ph_fetch_function)(void *fetcher_context, const ph_fetch_request *request,
+                                  ph_fetch_completion completion, void *completion_context);
+
+/**
+ * One fetcher a plugin offers. Owned by the plugin and must stay valid for
+ * the life of the process (static storage, or allocated and never freed).
+ */
+typedef struct ph_fetcher {
+    /** sizeof(ph_fetcher) as the plugin compiled it. */
+    uint32_t struct_size;
+    /**
+     * The one asset this fetcher is dedicated to (e.g. "ETH": 2 to 10 letters
+     * or digits, upper-cased by the host), registered as
+     * "<provider>/<asset>"; or NULL for the provider's general fetcher that
+     * serves any asset, registered as "<provider>". A provider has at most
+     * one general fetcher and at most one fetcher per asset.
+     */
+    const char *asset;
+    /** Passed back unchanged to `fetch`; may be NULL. */
+    void *context;
+    /** Must not be NULL. */
+    ph_fetch_function fetch;
+} ph_fetcher;
+
+/**
+ * One HTTP header. (1.1) Unlike the other structs it has no size field and
+ * will never grow: a later version that needs more adds a new type.
+ */
+typedef struct ph_http_header {
+    /** Header name; in responses, lower case. */
+    const char *name;
+    /** Header value. */
+    const char *value;
+} ph_http_header;
+
+/**
+ * An HTTP GET a plugin asks the host to perform. (1.1) Built by the plugin;
+ * the host copies everything before `http_get` returns, so it may live on
+ * the plugin's stack.
+ */
+typedef struct ph_http_request {
+    /** sizeof(ph_http_request) as the plugin compiled it. */
+    uint32_t struct_size;
+    /** An absolute http:// or https:// URL. */
+    const char *url;
+    /** `header_count` headers to send; may be NULL when the count is 0. */
+    const ph_http_header *headers;
+    /** Number of entries in `headers`. */
+    size_t header_count;
+    /**
+     * Time allowed for each attempt, in milliseconds; 0 takes the provider's
+     * `timeoutSeconds` from plugins.json (10 s by default). The host caps it
+     * at that setting.
+     */
+    uint32_t timeout_ms;
+} ph_http_request;
+
+/**
+ * The host's answer to `http_get`. (1.1) Built by the host; valid only
+ * during the completion call (copy what you need). Any status is an answer,
+ * 4xx and 5xx included: the host has already retried what can succeed on
+ * retry, within the provider's `maxAttempts`.
+ */
+typedef struct ph_http_response {
+    /** sizeof(ph_http_response) as the host compiled it. */
+    uint32_t struct_size;
+    /** The HTTP status code, e.g. 200. */
+    int32_t status;
+    /** Response headers, names in lower case. */
+    const ph_http_header *headers;
+    /** Number of entries in `headers`. */
+    size_t header_count;
+    /** The body; not NUL-terminated; NULL when `body_length` is 0. */
+    const uint8_t *body;
+    /** Length of `body` in bytes; never more than the provider's `maxResponseBytes`. */
+    size_t body_length;
+} ph_http_response;
+
+/**
+ * Completion of one `http_get`. (1.1) Called by the host exactly once,
+ * from any thread, with exactly one of `response` and `error` non-NULL.
+ * `error->code` is one of "timeout", "unavailable" (connection failed),
+ * "response_too_large" or "invalid_request" (a URL the host will not fetch).
+ */
+typedef void (*ph_http_completion)(void *context, const ph_http_response *response, const ph_error *error);
+
+/** The type of `ph_host_services.http_get`. (1.1) */
+typedef void (*ph_http_get_function)(void *host_context, const ph_http_request *request,
+                                     ph_http_completion completion, void *context);
+
+/**
+ * Services the host gives a plugin. Owned by the host; the pointer passed
+ * to the entry function and every function in it stay valid for the life of
+ * the process. Fields appended in later minor versions are only present when
+ * `struct_size` covers them.
+ */
+typedef struct ph_host_services {
+    /** sizeof(ph_host_services) as the host compiled it. */
+    uint32_t struct_size;
+    /** The host's ABI major version (PRICEHOST_ABI_MAJOR). */
+    uint16_t abi_major;
+    /** The host's ABI minor version. */
+    uint16_t abi_minor;
+    /** Opaque; pass it back as the first argument of every service. */
+    void *host_context;
+    /**
+     * The settings of `provider` (pass your own provider's name) from
+     * plugins.json ("providers" key), as the text of a JSON object, with
+     * ${VAR} already replaced and the host's own keys (timeoutSeconds,
+     * maxAttempts, maxResponseBytes, retryBaseDelayMilliseconds,
+     * maxRetryAfterSeconds, maxConcurrentRequests, maxAgeSeconds, staleQuotes,
+     * cacheSeconds, requestsPerSecond, burst, followRedirects,
+     * caFile) removed; "{}" when there
+     * are none. Owned by the host; valid for the life of the process. Never NULL.
+     */
+    const char *(*settings_json)(void *host_context, const char *provider);
+    /**
+     * The directory of the config file, without a trailing slash. Relative
+     * paths in settings are relative to it. Owned by the host; valid for the
+     * life of the process. Never NULL.
+     */
+    const char *config_directory;
+    /**
+     * Writes one line to the host's log (stderr), prefixed with the plugin's
+     * file name; control characters are escaped. `message` is copied; any
+     * thread. During the entry call lines are held back: if the entry returns
+     * NULL, the last warning or error becomes the one line the host reports
+     * for the plugin, so say there why you decline to load.
+     */
+    void (*log)(void *host_context, ph_log_level level, const char *message);
+    /**
+     * Registers a fetcher beyond those in the descriptor, for plugins that
+     * decide their fetchers from their settings. Only valid while the entry
+     * call runs. `fetcher` must stay valid for the life of the
+     * process. Returns 0 when taken; non-zero (and logs why) when `fetcher`
+     * is NULL or the entry call is over. The host checks registered fetchers
+     * as it checks the descriptor's once the entry returns: a malformed one,
+     * or two for the same asset, fail the whole plugin.
+     */
+    int (*register_fetcher)(void *host_context, const ph_fetcher *fetcher);
+
+    /* ---- 1.1: check struct_size >= offsetof(ph_host_services, http_get) + sizeof(void *) before use ---- */
+
+    /**
+     * Performs an HTTP GET with the host's networking: its timeouts, retries
+     * (timeouts, connection failures, 429 honouring Retry-After, 5xx; never
+     * another 4xx), response size cap and user agent, as configured for this
+     * plugin's provider in plugins.json. Returns at once; `completion` is
+     * called later, exactly once, with `context`. Any thread; may be called
+     * concurrently.
+     */
+    ph_http_get_function http_get;
+} ph_host_services;
+
+/**
+ * What the entry function returns. Owned by the plugin; it and everything it
+ * points to must stay valid for the life of the process.
+ */
+typedef struct ph_plugin_descriptor {
+    /** PRICEHOST_PLUGIN_MAGIC. */
+    uint32_t magic;
+    /** PRICEHOST_ABI_MAJOR as the plugin was built with. */
+    uint16_t abi_major;
+    /** PRICEHOST_ABI_MINOR as the plugin was built with. */
+    uint16_t abi_minor;
+    /** sizeof(ph_plugin_descriptor) as the plugin compiled it; the host refuses more than 4096. */
+    uint32_t descriptor_size;
+    /** sizeof(ph_fetcher) as the plugin compiled it: the stride of `fetchers`; the host refuses more than 4096. */
+    uint32_t fetcher_size;
+    /** The provider's name: lower case letters, digits and '-', 1 to 32 characters, e.g. "coinbase". Never NULL. */
+    const char *name;
+    /** The plugin's version such as "1.2.0": 1 to 64 printable characters. Never NULL. */
+    const char *version;
+    /** `fetcher_count` fetchers, `fetcher_size` bytes apart; may be NULL when the count is 0. */
+    const ph_fetcher *fetchers;
+    /** Number of entries in `fetchers`: 0 to 10000 (with those registered, at least one in all). */
+    size_t fetcher_count;
+} ph_plugin_descriptor;
+
+/**
+ * The entry point every plugin exports under PRICEHOST_PLUGIN_ENTRY_SYMBOL.
+ * Called once, after dlopen. Returns the descriptor, or NULL when the plugin
+ * cannot work (say why through `host->log` first).
+ */
+typedef const ph_plugin_descriptor *(*ph_plugin_entry_v1)(const ph_host_services *host);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PRICEHOST_PLUGIN_H */

@@ -1,0 +1,163 @@
+import Injection
+import Testing
+
+/// Swinject's `ContainerTests.Circularity`: a cycle closed through a property set in
+/// `initCompleted` resolves, in the same graph; a cycle of initializers alone still throws.
+struct CircularityTests {
+    final class Parent {
+        var child: Child?
+        init(child: Child? = nil) { self.child = child }
+    }
+
+    // Strong both ways: the tests check the links, and a leaked pair per test is harmless.
+    final class Child {
+        var parent: Parent?
+    }
+
+    final class NodeA { var b: NodeB?; init(b: NodeB? = nil) { self.b = b } }
+    final class NodeB { var c: NodeC?; init(c: NodeC? = nil) { self.c = c } }
+    final class NodeC { var a: NodeA?; var d: NodeD?; init(d: NodeD? = nil) { self.d = d } }
+    final class NodeD { var b: NodeB?; var c: NodeC? }
+
+    @Test
+    func parentAndChildThroughTwoProperties() throws {
+        let container = Container()
+        container.register(Parent.self) { _ in Parent() }
+            .initCompleted { r, parent in parent.child = try r.resolve(Child.self) }
+        container.register(Child.self) { _ in Child() }
+            .initCompleted { r, child in child.parent = try r.resolve(Parent.self) }
+
+        let parent = try container.resolve(Parent.self)
+
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test
+    func parentThroughItsInitializerAndChildThroughAProperty() throws {
+        let container = Container()
+        container.register(Parent.self) { r in Parent(child: try r.resolve(Child.self)) }
+        container.register(Child.self) { _ in Child() }
+            .initCompleted { r, child in child.parent = try r.resolve(Parent.self) }
+
+        let parent = try container.resolve(Parent.self)
+        // Resolved from the child's side too: the parent's initializer gets the child in progress.
+        let child = try container.resolve(Child.self)
+
+        #expect(parent.child?.parent === parent)
+        #expect(child.parent?.child === child)
+    }
+
+    @Test
+    func fourNodesWithInitializersAndOnePropertyLink() throws {
+        let container = Container()
+        container.register(NodeA.self) { r in NodeA(b: try r.resolve(NodeB.self)) }
+        container.register(NodeB.self) { r in NodeB(c: try r.resolve(NodeC.self)) }
+        container.register(NodeC.self) { r in NodeC(d: try r.resolve(NodeD.self)) }
+            .initCompleted { r, c in c.a = try r.resolve(NodeA.self) }
+        container.register(NodeD.self) { _ in NodeD() }
+            .initCompleted { r, d in
+                d.b = try r.resolve(NodeB.self)
+                d.c = try r.resolve(NodeC.self)
+            }
+
+        // D's property asks for B while B's initializer still waits for C: B's factory runs
+        // again (Swinject's way), and the first instance made is the graph's.
+        let a = try container.resolve(NodeA.self)
+        let b = try #require(a.b)
+        let c = try #require(b.c)
+        let d = try #require(c.d)
+
+        #expect(c.a === a)
+        #expect(d.b === b)
+        #expect(d.c === c)
+    }
+
+    @Test
+    func fourNodesAllThroughProperties() throws {
+        let container = Container()
+        container.register(NodeA.self) { _ in NodeA() }
+            .initCompleted { r, a in a.b = try r.resolve(NodeB.self) }
+        container.register(NodeB.self) { _ in NodeB() }
+            .initCompleted { r, b in b.c = try r.resolve(NodeC.self) }
+        container.register(NodeC.self) { _ in NodeC() }
+            .initCompleted { r, c in
+                c.a = try r.resolve(NodeA.self)
+                c.d = try r.resolve(NodeD.self)
+            }
+        container.register(NodeD.self) { _ in NodeD() }
+            .initCompleted { r, d in
+                d.b = try r.resolve(NodeB.self)
+                d.c = try r.resolve(NodeC.self)
+            }
+
+        let a = try container.resolve(NodeA.self)
+        let b = try #require(a.b)
+        let c = try #require(b.c)
+        let d = try #require(c.d)
+
+        #expect(c.a === a)
+        #expect(d.b === b)
+        #expect(d.c === c)
+    }
+
+    @Test
+    func aToBToCToDToAWithOnePropertyLink() throws {
+        let container = Container()
+        container.register(NodeA.self) { r in NodeA(b: try r.resolve(NodeB.self)) }
+        container.register(NodeB.self) { r in NodeB(c: try r.resolve(NodeC.self)) }
+        container.register(NodeC.self) { r in NodeC(d: try r.resolve(NodeD.self)) }
+        // D -> A is the one property link: A is in progress when D asks, so D is completed
+        // after A exists. Resolved from D, the chain of initializers runs A, B, C first.
+        container.register(NodeD.self) { _ in NodeD() }
+            .initCompleted { r, d in d.c = try r.resolve(NodeA.self).b?.c }
+
+        let d = try container.resolve(NodeD.self)
+        let c = try #require(d.c)
+
+        #expect(c.d === d)
+    }
+
+    @Test
+    func aCycleWithNoPropertyLinkStillThrowsThePath() {
+        let container = Container()
+        container.register(NodeA.self) { r in NodeA(b: try r.resolve(NodeB.self)) }
+        container.register(NodeB.self) { r in NodeB(c: try r.resolve(NodeC.self)) }
+        container.register(NodeC.self) { r in
+            let c = NodeC(d: nil)
+            c.a = try r.resolve(NodeA.self)
+            return c
+        }
+
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(NodeA.self) }
+
+        #expect(error?.description == "dependency cycle: NodeA -> NodeB -> NodeC -> NodeA")
+    }
+
+    @Test
+    func initCompletedRunsOncePerNewInstanceAfterTheFactoryInOrder() throws {
+        let container = Container()
+        let calls = Recorder<String>()
+        container.register(Dependency.self, scope: .singleton) { _ in
+            calls.append("factory")
+            return Dependency()
+        }
+        .initCompleted { _, _ in calls.append("first") }
+        .initCompleted { _, _ in calls.append("second") }
+
+        _ = try container.resolve(Dependency.self)
+        _ = try container.resolve(Dependency.self)
+
+        #expect(calls.values == ["factory", "first", "second"])
+    }
+
+    @Test
+    func aThrowingInitCompletedIsTheRegistrationsFailure() {
+        let container = Container()
+        container.register(Dependency.self) { _ in Dependency() }
+            .initCompleted { _, _ in throw FailingFactory(description: "no property") }
+
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(Dependency.self) }
+
+        #expect(error?.description == "factory for Dependency failed: no property")
+    }
+}
