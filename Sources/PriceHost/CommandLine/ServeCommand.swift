@@ -110,7 +110,9 @@ struct ServeCommand {
         // Two plugins with one provider name: refused, as by every command that loads them all.
         guard catalog.duplicates.isEmpty else { return .failure(Refusal(lines: catalog.duplicates.map(\.description))) }
         let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
-        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service))
+        var identities: [String: LibraryCache.FileKey] = [:]
+        for plugin in catalog.report.plugins { identities[plugin.path] = ProviderCatalog.identity(of: plugin.path) }
+        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities))
     }
 
     /// SIGHUP: the config and plugin directories again. Plugins that are gone keep
@@ -149,6 +151,9 @@ struct ServeCommand {
             diagnostics.warning("serve.listen changed to \(config.serve.listen); still listening on \(server.address) until pricehost restarts")
         }
         state.replace(with: next)
+        for (path, identity) in next.identities.sorted(by: { $0.key < $1.key }) where previous.identities[path].map({ $0 != identity }) == true {
+            diagnostics.log(.info, "plugin \(path) was replaced on disk: its new copy serves from now (the old one stays loaded until pricehost restarts)")
+        }
         let added = next.catalog.report.plugins.filter { plugin in previous.catalog.plugin(named: plugin.name) == nil }
         for plugin in added { diagnostics.log(.info, "plugin \(plugin.path): loaded; provider '\(plugin.name)' serves from now") }
         diagnostics.log(.info, "reloaded \(config.path): \(next.catalog.report.plugins.count) plugin(s) serving")

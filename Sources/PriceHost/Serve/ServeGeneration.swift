@@ -8,6 +8,9 @@ struct ServeGeneration: Sendable {
     let container: Container
     let catalog: ProviderCatalog
     let service: QuoteService
+    /// Each loaded plugin file as the kernel tells files apart, when it was loaded:
+    /// a reload tells a file replaced on disk from the same file.
+    let identities: [String: LibraryCache.FileKey]
 
     /// Why `/readyz` says not ready: plugins that failed to load, duplicates. Empty when ready.
     var problems: [String] { catalog.report.failures.map(\.description) }
