@@ -15,8 +15,13 @@ struct ServeCoalescingTests {
     }
 
     @Test func twoHundredClientsAskingForBTCAtOnceCauseOneUpstreamRequest() throws {
-        // Slow enough that every request arrives while the first fetch is in flight; no cache, so only coalescing can share it.
-        let upstream = try LoopbackHTTPServer { _, _ in .init(body: CoinbaseTests.spot("BTC", "USD", "91234.56"), delay: 2) }
+        // The upstream answers only once every other request has joined the fetch in flight
+        // (or after 30 s), however slow the machine; no cache, so only coalescing can share it.
+        let gate = DispatchSemaphore(value: 0)
+        let upstream = try LoopbackHTTPServer { _, _ in
+            _ = gate.wait(timeout: .now() + 30)
+            return .init(body: CoinbaseTests.spot("BTC", "USD", "91234.56"))
+        }
         defer { upstream.stop() }
         let sandbox = try Self.coinbaseSandbox(upstream)
         defer { sandbox.remove() }
@@ -24,13 +29,21 @@ struct ServeCoalescingTests {
         defer { server.stop() }
         let clients = try (0..<200).map { _ in try server.connect(timeout: 60) }
         for client in clients { try client.send("GET /v1/prices?asset=BTC HTTP/1.1\r\nHost: x\r\n\r\n") }
+        let joined = "\npricehost_coalesced_requests_total{provider=\"coinbase\"} 199\n"
+        var allJoined = false
+        for _ in 0..<300 where !allJoined {
+            allJoined = try server.get("/metrics").body.contains(joined)
+            if !allJoined { usleep(100_000) }
+        }
+        gate.signal()
+        #expect(allJoined, "the 199 other requests did not all join the fetch in flight within 30 s")
         let replies = try clients.map { try $0.readReply() }
         #expect(replies.allSatisfy { $0.status == 200 })
         #expect(Set(replies.map(\.body)).count == 1)
         #expect(replies.first?.body.hasPrefix(#"[{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"coinbase","#) == true, "\(replies.first.map(String.init(describing:)) ?? "")")
         #expect(upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
         let metrics = try server.get("/metrics").body
-        #expect(metrics.contains("\npricehost_coalesced_requests_total{provider=\"coinbase\"} 199\n"), "\(metrics)")
+        #expect(metrics.contains(joined), "\(metrics)")
         #expect(metrics.contains("\npricehost_upstream_fetches_total{provider=\"coinbase\",outcome=\"success\"} 1\n"))
     }
 

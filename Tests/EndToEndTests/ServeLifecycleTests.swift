@@ -50,6 +50,26 @@ struct ServeLifecycleTests {
         #expect(try server.get("/v1/prices?asset=USDC&provider=peg").status == 200)
     }
 
+    @Test func aPluginReplacedOnDiskServesItsNewCopyAfterSighup() throws {
+        let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"], extra: #",  "pluginDirectories": ["plugins.d"], "assets": {"USDC": {"provider": "peg"}}"#),
+                                  files: ["prices.json": samplePrices, "plugins.d/README": "drop plugins here"])
+        defer { sandbox.remove() }
+        let installed = sandbox.directory.file("plugins.d/libPegProvider.so")
+        try FileManager.default.copyItem(atPath: BuiltProducts.plugin("libPegProvider.so"), toPath: installed)
+        let server = try ServeProcess(sandbox)
+        defer { server.stop() }
+        #expect(try server.get("/v1/prices?asset=USDC").status == 200)
+        // Replaced as installers do: a new file renamed over the old one.
+        try FileManager.default.copyItem(atPath: BuiltProducts.plugin("libPegProvider.so"), toPath: installed + ".new")
+        _ = rename(installed + ".new", installed)
+        server.process.send(SIGHUP)
+        #expect(server.process.waitForErrorLine(containing: "pricehost: info: reloaded ") != nil)
+        #expect(server.process.errorLines.contains("pricehost: info: plugin \(installed) was replaced on disk: its new copy serves from now (the old one stays loaded until pricehost restarts)"),
+                "\(server.process.standardError)")
+        #expect(try server.get("/v1/prices?asset=USDC").status == 200)
+        #expect(try server.get("/readyz").body == #"{"status":"ready","plugins":2}"#)
+    }
+
     @Test func sigtermFinishesTheRequestInFlightEndsStreamsAndExitsZero() throws {
         let upstream = try LoopbackHTTPServer { _, _ in .init(body: CoinbaseTests.spot("BTC", "USD", "5"), delay: 1.5) }
         defer { upstream.stop() }

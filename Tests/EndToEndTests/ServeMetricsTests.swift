@@ -64,6 +64,8 @@ struct ServeMetricsTests {
         ] {
             #expect(text.split(separator: "\n").contains(Substring(line)), "missing \(line) in:\n\(text)")
         }
+        let open = text.split(separator: "\n").first { $0.hasPrefix("pricehost_open_connections ") }.flatMap { Int($0.split(separator: " ")[1]) }
+        #expect((open ?? 0) >= 1, "the metrics request's own connection is open: \(String(describing: open))")
         guard let (parser, arguments) = Self.parserCommand() else {
             print("ServeMetricsTests: skipped the parser check: neither promtool (Debian package prometheus) nor Python's prometheus_client (pip install prometheus_client) is installed")
             return
@@ -74,5 +76,24 @@ struct ServeMetricsTests {
         let checked = try CommandRunner.run("/bin/sh", ["-c", "\"$0\" \"$@\" < '\(path)'", parser] + arguments)
         #expect(checked.status == 0, "\(parser) \(arguments) refused the exposition: \(checked)\n\(text)")
         #expect(!checked.standardOutput.contains("error") && !checked.standardError.contains("error"), "\(checked)")
+    }
+
+    @Test func aRequestThatWaitsForTheBudgetIsCounted() throws {
+        let upstream = try LoopbackHTTPServer { request, _ in
+            .init(body: CoinbaseTests.spot(request.path.contains("BTC") ? "BTC" : "ETH", "USD", "2"))
+        }
+        defer { upstream.stop() }
+        let sandbox = try Sandbox(config: """
+            {"plugins": ["libCoinbaseProvider.so"],
+             "providers": {"coinbase": {"baseURL": "\(upstream.baseURL)", "maxAttempts": 1, "requestsPerSecond": 2, "burst": 1}},
+             "defaults": {"provider": "coinbase"}}
+            """)
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox)
+        defer { server.stop() }
+        // Two pairs at once, one token: the second request waits about half a second.
+        #expect(try server.get("/v1/prices?asset=BTC,ETH").status == 200)
+        let text = try server.get("/metrics").body
+        #expect(text.split(separator: "\n").contains(#"pricehost_rate_limit_waits_total{provider="coinbase"} 1"#), "\(text)")
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import ProviderABI
 
@@ -45,7 +44,7 @@ struct ServeCommand {
         }
         let state = ServeState(generation)
         let hub = StreamHub { topic in await ServeRouter.event(for: topic, state: state) }
-        let router = ServeRouter(state: state, metrics: metrics, hub: hub)
+        let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })
         let accessLog = diagnostics.isLogging(.info)
         let started = server.start(handler: { router.answer($0) }, finished: { [diagnostics] request, route, status, milliseconds in
             metrics.request(route: route, status: status)
@@ -57,29 +56,25 @@ struct ServeCommand {
             diagnostics.error("cannot start the accepting thread: \(String(cString: strerror(errno)))")
             return .listenFailed
         }
+        let (stops, stop) = AsyncStream<Int32>.makeStream()
+        // One signal at a time, on the pipe's thread: reloads never overlap.
+        let handled = SignalPipe.install([SIGHUP, SIGINT, SIGTERM]) { [self] number in
+            if number == SIGHUP {
+                SystemdNotifier.notify("RELOADING=1", environment: environment)
+                reload(state, metrics: metrics, listening: server)
+                SystemdNotifier.notify("READY=1", environment: environment)
+            } else {
+                stop.yield(number)
+            }
+        }
+        guard handled else {
+            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
+            return .listenFailed
+        }
+        // Only once the signals are handled: a SIGHUP sent on reading this line must reload, not kill.
         // Always printed: with port 0 it is the only way to learn the port.
         LineOutput.standardError.writeLine("pricehost: serving on http://\(server.address)")
         SystemdNotifier.notify("READY=1\nMAINPID=\(getpid())", environment: environment)
-
-        let (stops, stop) = AsyncStream<Int32>.makeStream()
-        let signals = DispatchQueue(label: "pricehost.serve.signals")
-        var sources: [any DispatchSourceSignal] = []
-        for number in [SIGHUP, SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
-            source.setEventHandler { [self] in
-                if number == SIGHUP {
-                    SystemdNotifier.notify("RELOADING=1", environment: environment)
-                    reload(state, metrics: metrics, listening: server)
-                    SystemdNotifier.notify("READY=1", environment: environment)
-                } else {
-                    stop.yield(number)
-                }
-            }
-            source.resume()
-            sources.append(source)
-        }
-        defer { sources.forEach { $0.cancel() } }
         for await _ in stops { break }
 
         SystemdNotifier.notify("STOPPING=1", environment: environment)
@@ -115,7 +110,9 @@ struct ServeCommand {
         // Two plugins with one provider name: refused, as by every command that loads them all.
         guard catalog.duplicates.isEmpty else { return .failure(Refusal(lines: catalog.duplicates.map(\.description))) }
         let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
-        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service))
+        var identities: [String: LibraryCache.FileKey] = [:]
+        for plugin in catalog.report.plugins { identities[plugin.path] = ProviderCatalog.identity(of: plugin.path) }
+        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities))
     }
 
     /// SIGHUP: the config and plugin directories again. Plugins that are gone keep
@@ -154,6 +151,9 @@ struct ServeCommand {
             diagnostics.warning("serve.listen changed to \(config.serve.listen); still listening on \(server.address) until pricehost restarts")
         }
         state.replace(with: next)
+        for (path, identity) in next.identities.sorted(by: { $0.key < $1.key }) where previous.identities[path].map({ $0 != identity }) == true {
+            diagnostics.log(.info, "plugin \(path) was replaced on disk: its new copy serves from now (the old one stays loaded until pricehost restarts)")
+        }
         let added = next.catalog.report.plugins.filter { plugin in previous.catalog.plugin(named: plugin.name) == nil }
         for plugin in added { diagnostics.log(.info, "plugin \(plugin.path): loaded; provider '\(plugin.name)' serves from now") }
         diagnostics.log(.info, "reloaded \(config.path): \(next.catalog.report.plugins.count) plugin(s) serving")

@@ -22,9 +22,8 @@ struct ServeConnection {
                 requestStarted = pending.isEmpty ? nil : .now
                 guard answer(request, started: started) else { return }
             case .refused(let status, let message):
-                let started = requestStarted ?? .now
+                finished(nil, "invalid", status, Socket.milliseconds(since: requestStarted ?? .now))
                 _ = Socket.sendAll(descriptor, ServeResponse.error(status, message).serialized(keepAlive: false))
-                finished(nil, "invalid", status, Socket.milliseconds(since: started))
                 return
             case .incomplete:
                 if pending.isEmpty, server.isStopping { return }
@@ -37,8 +36,8 @@ struct ServeConnection {
                 if limit <= 0 || Socket.waitReadable([descriptor], milliseconds: limit).isEmpty {
                     // Idle: close quietly. Part of a request and then nothing (slowloris): say so.
                     if let requestStarted {
-                        _ = Socket.sendAll(descriptor, ServeResponse.error(408, "the request did not arrive in time").serialized(keepAlive: false))
                         finished(nil, "invalid", 408, Socket.milliseconds(since: requestStarted))
+                        _ = Socket.sendAll(descriptor, ServeResponse.error(408, "the request did not arrive in time").serialized(keepAlive: false))
                     }
                     return
                 }
@@ -55,9 +54,9 @@ struct ServeConnection {
         switch handler(request) {
         case .response(let response, let route):
             let keepAlive = request.keepAlive && !server.isStopping
-            let sent = Socket.sendAll(descriptor, response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD"))
+            // Counted before it is sent: a client that reads /metrics next must see this request.
             finished(request, route, response.status, Socket.milliseconds(since: started))
-            return sent && keepAlive
+            return Socket.sendAll(descriptor, response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD")) && keepAlive
         case .stream(let plan):
             finished(request, "stream", 200, Socket.milliseconds(since: started))
             plan.run(on: descriptor, server: server)

@@ -8,6 +8,9 @@ struct ServeGeneration: Sendable {
     let container: Container
     let catalog: ProviderCatalog
     let service: QuoteService
+    /// Each loaded plugin file as the kernel tells files apart, when it was loaded:
+    /// a reload tells a file replaced on disk from the same file.
+    let identities: [String: LibraryCache.FileKey]
 
     /// Why `/readyz` says not ready: plugins that failed to load, duplicates. Empty when ready.
     var problems: [String] { catalog.report.failures.map(\.description) }
@@ -24,17 +27,29 @@ struct ServeGeneration: Sendable {
 
 /// The generation being served, swapped whole on reload.
 final class ServeState: Sendable {
-    private let generation: Lock<ServeGeneration>
+    /// Every generation, the current one last. The earlier ones stay alive anyway: a
+    /// plugin keeps the HTTP client (and request budget) of the generation that loaded it.
+    private let generations: Lock<[ServeGeneration]>
 
     init(_ generation: ServeGeneration) {
-        self.generation = Lock(generation)
+        generations = Lock([generation])
     }
 
     /// The generation requests are answered with now.
-    var current: ServeGeneration { generation.withLock { $0 } }
+    var current: ServeGeneration {
+        // Never empty: it starts with one and only grows.
+        generations.withLock { $0[$0.count - 1] }
+    }
 
     /// Serves `next` from now on; requests already running finish with the one they started with.
     func replace(with next: ServeGeneration) {
-        generation.withLock { $0 = next }
+        generations.withLock { $0.append(next) }
+    }
+
+    /// Requests that waited for each provider's budget, in every generation's budgets.
+    var rateLimitWaits: [String: Int] {
+        generations.withLock { $0 }.reduce(into: [:]) { total, generation in
+            total.merge(generation.rateLimitWaits, uniquingKeysWith: +)
+        }
     }
 }

@@ -3,8 +3,8 @@ import ConcurrencyHelpers
 
 /// What `serve` counts, and its Prometheus text (format 0.0.4) at `GET /metrics`.
 ///
-/// Counters live as long as the process; the rate-limit waits are read from the
-/// current config's request budgets, so a reload starts them again.
+/// Counters live as long as the process; the rate-limit waits and open connections
+/// are read from where they are kept when the exposition is made.
 final class ServeMetrics: FetchObserver {
     /// The upper bounds of the fetch latency histogram, in seconds.
     static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -29,7 +29,6 @@ final class ServeMetrics: FetchObserver {
         var cacheMisses: [String: Int] = [:]
         var coalesced: [String: Int] = [:]
         var streamClients = 0
-        var openConnections = 0
     }
 
     private let state = Lock(State())
@@ -41,9 +40,6 @@ final class ServeMetrics: FetchObserver {
 
     /// One more (or one fewer, with -1) SSE client.
     func streamClients(_ change: Int) { state.withLock { $0.streamClients += change } }
-
-    /// One more (or one fewer) open connection.
-    func connections(_ change: Int) { state.withLock { $0.openConnections += change } }
 
     /// The SSE clients connected now.
     var streamClientCount: Int { state.withLock { $0.streamClients } }
@@ -68,7 +64,8 @@ final class ServeMetrics: FetchObserver {
     /// - Parameters:
     ///   - plugins: the loaded plugins as `(provider, version)`.
     ///   - rateLimitWaits: per provider with a request budget, how many requests waited for it.
-    func exposition(plugins: [(provider: String, version: String)], rateLimitWaits: [String: Int]) -> String {
+    ///   - openConnections: the connections open now.
+    func exposition(plugins: [(provider: String, version: String)], rateLimitWaits: [String: Int], openConnections: Int) -> String {
         let state = state.withLock { $0 }
         var text = ""
         func family(_ name: String, _ type: String, _ help: String) {
@@ -98,14 +95,14 @@ final class ServeMetrics: FetchObserver {
         for (name, help, counts) in [("pricehost_cache_hits_total", "Quotes answered from the cache (cacheSeconds).", state.cacheHits),
                                      ("pricehost_cache_misses_total", "Cache lookups that found no fresh quote.", state.cacheMisses),
                                      ("pricehost_coalesced_requests_total", "Requests that shared a fetch already in flight.", state.coalesced),
-                                     ("pricehost_rate_limit_waits_total", "Requests that waited for the provider's request budget (since the last reload).", rateLimitWaits)] {
+                                     ("pricehost_rate_limit_waits_total", "Requests that waited for the provider's request budget.", rateLimitWaits)] {
             family(name, "counter", help)
             for (provider, count) in counts.sorted(by: { $0.key < $1.key }) { sample(name, [("provider", provider)], String(count)) }
         }
         family("pricehost_sse_clients", "gauge", "Server-Sent Events streams open now.")
         sample("pricehost_sse_clients", [], String(state.streamClients))
         family("pricehost_open_connections", "gauge", "HTTP connections open now.")
-        sample("pricehost_open_connections", [], String(state.openConnections))
+        sample("pricehost_open_connections", [], String(openConnections))
         family("pricehost_plugin_info", "gauge", "Loaded plugins, by provider and version.")
         for plugin in plugins.sorted(by: { $0.provider < $1.provider }) {
             sample("pricehost_plugin_info", [("provider", plugin.provider), ("version", plugin.version)], "1")

@@ -14,6 +14,8 @@ struct ServeRouter: Sendable {
     let state: ServeState
     let metrics: ServeMetrics
     let hub: StreamHub
+    /// The connections open now, for `/metrics`.
+    let openConnections: @Sendable () -> Int
 
     /// The answer to `request`.
     func answer(_ request: ServeRequest) -> ServeAnswer {
@@ -43,7 +45,7 @@ struct ServeRouter: Sendable {
         case "chainlink": return .response(chainlink(request, generation), route: route)
         case "metrics":
             let plugins = generation.catalog.report.plugins.map { (provider: $0.name, version: $0.version) }
-            let text = metrics.exposition(plugins: plugins, rateLimitWaits: generation.rateLimitWaits)
+            let text = metrics.exposition(plugins: plugins, rateLimitWaits: state.rateLimitWaits, openConnections: openConnections())
             return .response(.text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8"), route: route)
         case "healthz":
             return .response(.json(200, #"{"status":"ok"}"#), route: route)

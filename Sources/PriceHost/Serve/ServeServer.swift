@@ -106,12 +106,11 @@ final class ServeServer: Sendable {
                 return true
             }
             guard admitted else {
-                let started = ContinuousClock.now
+                finished(nil, "overload", 503, 0)
                 Socket.setSendTimeout(connection, milliseconds: 1000)
                 _ = Socket.sendAll(connection, ServeResponse.error(503, "too many connections (serve.maxConnections is \(limits.maxConnections)); try again shortly",
                                                                    headers: [("Retry-After", "1")]).serialized(keepAlive: false))
                 close(connection)
-                finished(nil, "overload", 503, Socket.milliseconds(since: started))
                 continue
             }
             let started = DetachedThread.start { [self] in
