@@ -36,7 +36,7 @@ let package = Package(
 
         // posix_spawn with pipes, a deadline and process groups; Glibc only.
         .target(name: "CChildProcess"),
-        .target(name: "ChildProcesses", dependencies: ["CChildProcess"]),
+        .target(name: "ChildProcesses", dependencies: ["CChildProcess", "ConcurrencyHelpers"]),
 
         // The slice of libcurl's C API the host uses: declarations only; libcurl is dlopen()ed, never linked.
         .target(name: "CCurl"),
@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
-        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ProviderABI"], path: "Tests/PriceHostTesting"),
+        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ConcurrencyHelpers", "ProviderABI"], path: "Tests/PriceHostTesting"),
         // Seeded, bounded fuzzing on Swift Testing, apart so that PriceHostTesting links without it.
         .target(name: "PriceHostFuzzing", dependencies: ["ProviderABI"], path: "Tests/PriceHostFuzzing"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),

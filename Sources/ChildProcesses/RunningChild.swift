@@ -1,6 +1,6 @@
 import CChildProcess
+import ConcurrencyHelpers
 import Glibc
-import Synchronization
 
 /// A child that has been started; ``wait()`` reads what it writes and reaps it.
 public final class RunningChild: Sendable {
@@ -9,7 +9,7 @@ public final class RunningChild: Sendable {
     private let captures: [(descriptor: Int32, limit: Int)?]
     private let startNanoseconds: UInt64
     private let deadlineNanoseconds: UInt64
-    private let outcome = Mutex<ChildProcess.Outcome?>(nil)
+    private let outcome = Lock<ChildProcess.Outcome?>(nil)
 
     /// How long reading goes on past the deadline, once the watchdog has killed the child and its group.
     private static let graceNanoseconds: UInt64 = 2_000_000_000

@@ -1,7 +1,7 @@
 import CChildProcess
+import ConcurrencyHelpers
 import Dispatch
 import Glibc
-import Synchronization
 
 /// Kills children that outlive their deadline, so that no wait on a child blocks
 /// forever. A child stays registered until it has exited but is not yet reaped,
@@ -30,7 +30,7 @@ final class Watchdog: Sendable {
         var isShutDown = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let queue = DispatchQueue(label: "ChildProcesses.Watchdog")
     /// No child here is meant to run longer than a day.
     private static let longestWait: UInt64 = 86_400 * 1_000_000_000

@@ -1,6 +1,6 @@
+import ConcurrencyHelpers
 import Foundation
 import Glibc
-import Synchronization
 
 /// Builds C plugins for tests with the system C compiler, against the
 /// repository's `pricehost_plugin.h`. Each distinct build is done once per
@@ -10,10 +10,10 @@ public enum CPluginCompiler {
     /// tests running in parallel ask for it at the same moment. (Built twice, the second
     /// rename replaced a file a running `watch` had loaded, which then warned about it.)
     private final class Build: Sendable {
-        let path = Mutex<String?>(nil)
+        let path = Lock<String?>(nil)
     }
 
-    private static let builds = Mutex<[String: Build]>([:])
+    private static let builds = Lock<[String: Build]>([:])
 
     /// Compiles `source` into a shared library with `defines` (`NAME` or `NAME=VALUE`) and returns its path.
     ///

@@ -1,11 +1,11 @@
-import Synchronization
+import ConcurrencyHelpers
 
 /// A value shared between a test and the threads it starts.
 public final class LockedBox<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
+    private let value: Lock<Value>
 
     /// Creates a box holding `value`.
-    public init(_ value: Value) { self.value = Mutex(value) }
+    public init(_ value: Value) { self.value = Lock(value) }
 
     /// The current value.
     public func get() -> Value { value.withLock { $0 } }

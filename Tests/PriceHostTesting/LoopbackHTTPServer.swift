@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import Foundation
 import Glibc
 import Synchronization
@@ -70,9 +71,9 @@ public final class LoopbackHTTPServer: Sendable {
 
     private let listener: Int32
     private let handler: @Sendable (Request, Int) -> Reply
-    private let counts = Mutex<[String: Int]>([:])
-    private let concurrency = Mutex<(current: Int, peak: Int)>((0, 0))
-    private let arrivals = Mutex<[ContinuousClock.Instant]>([])
+    private let counts = Lock<[String: Int]>([:])
+    private let concurrency = Lock<(current: Int, peak: Int)>((0, 0))
+    private let arrivals = Lock<[ContinuousClock.Instant]>([])
     private let connections = Atomic<Int>(0)
 
     /// How many TCP connections clients opened.

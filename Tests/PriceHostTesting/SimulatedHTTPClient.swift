@@ -1,11 +1,11 @@
+import ConcurrencyHelpers
 import ProviderABI
-import Synchronization
 
 /// An HTTPClient that answers from a table by URL and records what it was asked:
 /// a plugin's fetcher tested without a network. An unknown URL is `connection refused`.
 public final class SimulatedHTTPClient: HTTPClient {
     private let answers: [String: HTTPResponse]
-    private let requests = Mutex<[HTTPRequest]>([])
+    private let requests = Lock<[HTTPRequest]>([])
 
     /// Creates a client that answers each URL in `answers`.
     public init(_ answers: [String: HTTPResponse]) {
