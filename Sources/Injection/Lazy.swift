@@ -12,8 +12,12 @@ import ConcurrencyHelpers
 public struct Lazy<Service> {
     private let box: LazyBox<Service>
 
-    init(_ make: @escaping @Sendable () throws -> Service) {
-        box = LazyBox(make)
+    init(resolver: any Resolver, name: String?) {
+        box = LazyBox(resolver: resolver, name: name, make: nil)
+    }
+
+    init(resolver: any Resolver, make: @escaping @Sendable () throws -> Service) {
+        box = LazyBox(resolver: resolver, name: nil, make: make)
     }
 
     /// The service, resolved on the first access. A failure stops the program with the full
@@ -37,7 +41,7 @@ extension Lazy: ResolvableWrapper {
         guard container.isRegistered(Service.self, name: name, argument: nil) else {
             return nil
         }
-        return Lazy { try resolver.resolve(Service.self, name: name) }
+        return Lazy(resolver: resolver, name: name)
     }
 
     static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self? {
@@ -45,7 +49,7 @@ extension Lazy: ResolvableWrapper {
             return nil
         }
         let captured = CapturedArgument(value: argument)
-        return Lazy { try resolver.resolve(Service.self, name: name, argument: captured.value) }
+        return Lazy(resolver: resolver) { try resolver.resolve(Service.self, name: name, argument: captured.value) }
     }
 }
 
@@ -55,12 +59,19 @@ extension Lazy: ResolvableWrapper {
 /// non-`Sendable` service is not `Sendable`, so such an instance never leaves its thread
 /// through it.
 final class LazyBox<Service>: @unchecked Sendable {
-    private let make: @Sendable () throws -> Service
-    /// Held while resolving. Its value is unused (see ``SingletonCache``).
-    private let lock = Lock(false)
+    private let resolver: any Resolver
+    private let name: String?
+    /// The resolve to make when it is not `resolver.resolve(Service.self, name: name)`.
+    private let make: (@Sendable () throws -> Service)?
+    /// Held while resolving. A spin lock: a `Lazy` is made on every resolve that asks for one,
+    /// so its lock must cost no allocation, and two threads meet on it only at the first
+    /// access. Its value is unused (see ``SingletonCache``).
+    private let lock = SpinLock(false)
     @exclusivity(unchecked) private var made: Service?
 
-    init(_ make: @escaping @Sendable () throws -> Service) {
+    init(resolver: any Resolver, name: String?, make: (@Sendable () throws -> Service)?) {
+        self.resolver = resolver
+        self.name = name
         self.make = make
     }
 
@@ -69,7 +80,7 @@ final class LazyBox<Service>: @unchecked Sendable {
             if let made {
                 return made
             }
-            let instance = try make()
+            let instance = try make?() ?? resolver.resolve(Service.self, name: name)
             made = instance
             return instance
         }

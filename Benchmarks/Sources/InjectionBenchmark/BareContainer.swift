@@ -23,4 +23,36 @@ final class BareContainer: Sendable {
         // Every type-erased container must cast back.
         return factory(self) as! Service
     }
+
+    /// The bare way to defer a resolve: a box holding the factory and its result, as a `Lazy`
+    /// must be; the like-for-like baseline of `Lazy<T>`.
+    func resolveLazy<Service>(_ type: Service.Type, name: String? = nil) -> BareLazy<Service> {
+        let key = Key(type: ObjectIdentifier(type), name: name)
+        guard let factory = factories.withLock({ $0[key] }) else {
+            fatalError("benchmark registers everything it resolves")
+        }
+        return BareLazy { factory(self) as! Service }
+    }
+}
+
+/// A value made on first use, under a lock: what a `Lazy` is at the least.
+final class BareLazy<Service>: @unchecked Sendable {
+    private let make: () -> Service
+    private let made = Mutex<Bool>(false)
+    private var value: Service?
+
+    init(_ make: @escaping () -> Service) {
+        self.make = make
+    }
+
+    var instance: Service {
+        made.withLock { _ in
+            if let value {
+                return value
+            }
+            let instance = make()
+            value = instance
+            return instance
+        }
+    }
 }

@@ -18,6 +18,10 @@ func fail(_ error: any Error) -> Never {
     fatalError("benchmark setup is wrong: \(error)")
 }
 
+func resolveOrFail<Service>(_ resolve: () throws -> Service) -> Service {
+    do { return try resolve() } catch { fail(error) }
+}
+
 let names = (0..<50).map { "provider/\($0)" }
 let wantedName = names[37]
 
@@ -34,11 +38,23 @@ container.register(Leaf.self, name: "singleton", scope: .singleton) { _ in Leaf(
 for name in names {
     container.register(PriceSource.self, name: name, scope: .singleton) { _ in NamedSource(symbol: name) }
 }
+container.register(PriceSource.self) { (_, symbol: String) in NamedSource(symbol: symbol) }
+container.register(PriceSource.self) { (_, id: Int) in NamedSource(symbol: "\(id)") }
 let chain = Container()
 chain.register(Leaf.self) { _ in Leaf() }
 chain.register(Level3.self) { r in Level3(leaf: try r.resolve(Leaf.self)) }
 chain.register(Level2.self) { r in Level2(next: try r.resolve(Level3.self)) }
 chain.register(Level1.self) { r in Level1(next: try r.resolve(Level2.self)) }
+
+// The property wrappers resolve from the root: the container above.
+Container.root = container
+
+/// What `@Injected` costs: one resolve from the root when its owner is made.
+struct InjectedOwner {
+    @Injected var leaf: Leaf
+}
+
+let provider = resolveOrFail { try container.resolve(Provider<Leaf>.self) }
 
 if let profiled {
     for _ in 0..<profileCount {
@@ -58,9 +74,6 @@ if let profiled {
     exit(0)
 }
 
-func resolveOrFail<Service>(_ resolve: () throws -> Service) -> Service {
-    do { return try resolve() } catch { fail(error) }
-}
 
 // Every case is timed against the baseline doing the same work: one lookup, four nested
 // lookups for the chain, two threads at once for the two-thread case.
@@ -73,6 +86,13 @@ let measurements = [
     },
     Measurement(name: "baseline two threads", threads: 2, calls: iterations) { calls in
         for _ in 0..<calls { blackHole(bare.resolve(Leaf.self)) }
+    },
+    Measurement(name: "baseline lazy", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls {
+            let lazy = bare.resolveLazy(Leaf.self)
+            blackHole(lazy.instance)
+            blackHole(lazy.instance)
+        }
     },
     Measurement(name: "transient, no dependencies", threads: 1, calls: iterations) { calls in
         for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf.self) }) }
@@ -89,10 +109,33 @@ let measurements = [
     Measurement(name: "singleton, 2 threads at once (per thread)", threads: 2, calls: iterations) { calls in
         for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf.self, name: "singleton") }) }
     },
+    Measurement(name: "@Injected (transient, from the root)", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(InjectedOwner()) }
+    },
+    Measurement(name: "Provider<T>.instance (transient)", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(provider.instance) }
+    },
+    Measurement(name: "Lazy<T>: resolve, then .instance twice", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls {
+            let lazy = resolveOrFail { try container.resolve(Lazy<Leaf>.self) }
+            blackHole(lazy.instance)
+            blackHole(lazy.instance)
+        }
+    },
+    Measurement(name: "resolve(T?.self), registered", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf?.self) }) }
+    },
+    Measurement(name: "with an argument (1 of 2 by type)", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(PriceSource.self, argument: "BTC") }) }
+    },
+    Measurement(name: "~> operator", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(resolveOrFail { try container ~> Leaf.self }) }
+    },
 ]
 let times = nanosecondsPerCall(rounds: rounds, measurements)
-let (baseline, baselineChain, baselineTwoThreads) = (times[0], times[1], times[2])
-let likeForLike = [baseline, baseline, baseline, baselineChain, baselineTwoThreads]
+let (baseline, baselineChain, baselineTwoThreads, baselineLazy) = (times[0], times[1], times[2], times[3])
+let baselines = 4
+let likeForLike = [baseline, baseline, baseline, baselineChain, baselineTwoThreads, baseline, baseline, baselineLazy, baseline, baseline, baseline]
 
 func format(_ value: Double) -> String {
     String(format: "%8.1f", value)
@@ -103,10 +146,11 @@ print("")
 print("baseline (bare Mutex dictionary, 1 lookup):   \(format(baseline)) ns")
 print("baseline, 4-deep chain (4 nested lookups):   \(format(baselineChain)) ns")
 print("baseline, 2 threads at once (per thread):     \(format(baselineTwoThreads)) ns")
+print("baseline lazy (lookup, box, 2 reads, 1 make):  \(format(baselineLazy)) ns")
 print("")
 print("case                                          ns/resolve  vs baseline  vs like-for-like")
-for (index, measurement) in measurements.dropFirst(3).enumerated() {
-    let nanoseconds = times[index + 3]
+for (index, measurement) in measurements.dropFirst(baselines).enumerated() {
+    let nanoseconds = times[index + baselines]
     let name = measurement.name.padding(toLength: 44, withPad: " ", startingAt: 0)
     print("\(name) \(format(nanoseconds))    \(String(format: "%6.2fx", nanoseconds / baseline))      \(String(format: "%6.2fx", nanoseconds / likeForLike[index]))")
 }

@@ -3,12 +3,16 @@ import ConcurrencyHelpers
 extension Container {
     /// Finds the registration for `type` and `name` that takes no argument, here or in the
     /// nearest ancestor, with the ancestor that holds it, or `nil` when this container does
-    /// (sparing a retain on the hot path); `nil` when there is none.
-    func lookup<Service>(_ type: Service.Type, name: String?) -> (Entry<Service>, Container?)? {
+    /// (sparing a retain on the hot path); `entry` is `nil` when there is none.
+    ///
+    /// Untyped: an optional of a type generic over `Service` would make the runtime look its
+    /// metadata up on every call. The entry under the key of type `S` is an `Entry<S>`
+    /// (`register` and `implements` store nothing else), so callers downcast it unchecked.
+    @inline(__always)
+    func lookup<Service>(_ type: Service.Type, name: String?) -> (entry: (any ServiceEntry)?, owner: Container?) {
         // Most lookups hit the container asked, so that case avoids the loop's bookkeeping.
         if let entry = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
-            // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
-            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+            return (entry, nil)
         }
         let key = RegistrationKey(type, name: name)
         return lookupInAncestors { $0[key] }
@@ -16,12 +20,13 @@ extension Container {
 
     /// Finds the registration for `type` and `name` whose factory takes an `Argument`, as
     /// ``lookup(_:name:)`` does.
+    @inline(__always)
     func lookup<Service, Argument>(
         _ type: Service.Type, name: String?, argument: Argument.Type
-    ) -> (Entry<Service>, Container?)? {
+    ) -> (entry: (any ServiceEntry)?, owner: Container?) {
         let (id, argumentID) = (ObjectIdentifier(type), ObjectIdentifier(argument))
         if let entry = entries.withLock({ $0[id, name, argument: argumentID] }) {
-            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+            return (entry, nil)
         }
         return lookupInAncestors { $0[id, name, argument: argumentID] }
     }
@@ -35,23 +40,23 @@ extension Container {
             return (address, nil)
         }
         let key = RegistrationKey(type, name: name)
-        guard let (entry, owner): (Entry<Service>, Container?) = lookupInAncestors({ $0[key] }) else {
+        guard case let (entry?, owner) = lookupInAncestors({ $0[key] }) else {
             return nil
         }
-        return (UnsafeRawPointer(Unmanaged.passRetained(entry).toOpaque()), owner)
+        return (UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque()), owner)
     }
 
-    private func lookupInAncestors<Service>(
+    private func lookupInAncestors(
         _ find: (RegistrationTable) -> (any ServiceEntry)?
-    ) -> (Entry<Service>, Container?)? {
+    ) -> (entry: (any ServiceEntry)?, owner: Container?) {
         var container = parent
         while let current = container {
             if let entry = current.entries.withLock({ find($0) }) {
-                return (unsafeDowncast(entry, to: Entry<Service>.self), current)
+                return (entry, current)
             }
             container = current.parent
         }
-        return nil
+        return (nil, nil)
     }
 
     func add<Service>(_ entry: Entry<Service>, name: String?) {
@@ -106,7 +111,18 @@ extension Container {
         guard let wrapper = type as? any ResolvableWrapper.Type else {
             return nil
         }
-        return try wrapper.make(resolver: resolver, container: self, name: name) as? Service
+        return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name)
+    }
+
+    /// `Wrapper.make`, returned as `Service`, which it is: a cast would cost a dynamic check.
+    private static func make<Wrapper: ResolvableWrapper, Service>(
+        _ wrapper: Wrapper.Type, as type: Service.Type, resolver: any Resolver, container: Container, name: String?
+    ) throws -> Service? {
+        precondition(Wrapper.self == Service.self)
+        guard let made = try Wrapper.make(resolver: resolver, container: container, name: name) else {
+            return nil
+        }
+        return unsafeBitCast(made, to: Service.self)
     }
 
     /// As ``makeWrapper(_:name:resolver:)``, passing `argument` on.
@@ -116,7 +132,18 @@ extension Container {
         guard let wrapper = type as? any ResolvableWrapper.Type else {
             return nil
         }
-        return try wrapper.make(resolver: resolver, container: self, name: name, argument: argument) as? Service
+        return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name, argument: argument)
+    }
+
+    private static func make<Wrapper: ResolvableWrapper, Service, Argument>(
+        _ wrapper: Wrapper.Type, as type: Service.Type, resolver: any Resolver, container: Container, name: String?,
+        argument: Argument
+    ) throws -> Service? {
+        precondition(Wrapper.self == Service.self)
+        guard let made = try Wrapper.make(resolver: resolver, container: container, name: name, argument: argument) else {
+            return nil
+        }
+        return unsafeBitCast(made, to: Service.self)
     }
 
     /// The error for a resolve of `type` under `name` with `given` (`nil` for no argument)

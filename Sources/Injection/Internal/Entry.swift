@@ -41,6 +41,7 @@ final class Entry<Service>: ServiceEntry {
     /// "PriceFetcher(named 'file')", for dependency paths.
     var pathName: String { Injection.pathName(typeName: typeName(Service.self), name: name) }
     let scope: Scope
+    let keepsGraphInstance: Bool
     /// `nil` when the factory takes no argument.
     let argument: ArgumentType?
     var argumentType: ArgumentType? { argument }
@@ -64,6 +65,7 @@ final class Entry<Service>: ServiceEntry {
         precondition((definition.factory == nil) != (definition.make == nil), "an entry has exactly one way to make its service")
         self.definition = definition
         scope = definition.scope
+        keepsGraphInstance = definition.scope.kind == .graph && definition.argument == nil
         argument = definition.argument
         factory = definition.factory
         make = definition.make

@@ -144,17 +144,19 @@ final class Resolution: Resolver {
                 return instance
             }
         } catch {
-            finish(resolution, entry: entry, origin: origin, instance: nil)
+            finish(resolution, entry: entry, origin: origin, shared: { nil })
             throw error
         }
-        finish(resolution, entry: entry, origin: origin, instance: instance)
+        // A closure, not an optional of `Service`: generic code would look up the metadata of
+        // `Service?` on every resolve; this is only called when a factory kept the resolver.
+        finish(resolution, entry: entry, origin: origin, shared: { GraphInstance(value: instance) })
         return instance
     }
 
     /// Runs the root's `initCompleted`, with its instance visible to the resolves it makes,
     /// so that a property can close a cycle back to it.
     private func completeRoot<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
-        if entry.scope != .transient && entry.argument == nil {
+        if entry.scope.kind != .transient && entry.argument == nil {
             hasRecords.store(true, ordering: .releasing)
             state.withLock { $0.rootInstance = GraphInstance(value: instance) }
         }
@@ -192,7 +194,7 @@ final class Resolution: Resolver {
     /// lets it keep its origin and root alive for whoever does.
     @inline(__always)
     private static func finish<Service>(
-        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, instance: Service?
+        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, shared: () -> GraphInstance?
     ) {
         var resolution = resolution
         if isKnownUniquelyReferenced(&resolution) {
@@ -201,8 +203,7 @@ final class Resolution: Resolver {
             }
         } else {
             // A graph root stays the graph's: a `Lazy` made in it that resolves the root gets it.
-            let shared = entry.scope == .graph && entry.argument == nil ? instance.map { GraphInstance(value: $0) } : nil
-            resolution.keep(origin: origin, root: entry, instance: shared)
+            resolution.keep(origin: origin, root: entry, instance: entry.keepsGraphInstance ? shared() : nil)
         }
     }
 
@@ -230,7 +231,7 @@ final class Resolution: Resolver {
             state.kept = (origin, root)
             state.isFinished = true
             state.rootInstance = instance ?? state.rootInstance
-            if instance == nil && root.scope != .graph {
+            if instance == nil && !root.keepsGraphInstance {
                 state.rootInstance = nil
             }
         }
@@ -239,7 +240,7 @@ final class Resolution: Resolver {
     /// Where the root stands: its shared instance if it has one, otherwise whether its
     /// factory (or `initCompleted`) is still running.
     func rootState() -> ChainState {
-        let isRerunnable = root.scope == .graph && root.argumentType == nil
+        let isRerunnable = root.keepsGraphInstance
         return state.withLock { state in
             if let instance = state.rootInstance {
                 return .made(instance.value)
@@ -282,21 +283,22 @@ final class Resolution: Resolver {
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        guard let (entry, owner) = withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) else {
+        let (found, owner) = withOrigin { $0.lookup(type, name: name, argument: Argument.self) }
+        guard let found else {
             return try withOrigin { try $0.resolveUnregistered(type, name: name, argument: argument, resolver: self) }
         }
-        return try checkedInstance(of: entry, owner: owner, argument: argument)
+        return try checkedInstance(of: unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: argument)
     }
 
     func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service? {
-        guard withOrigin({ $0.lookup(type, name: name) }) != nil else {
+        guard withOrigin({ $0.lookup(type, name: name) }).entry != nil else {
             return try withOrigin { try $0.makeWrapper(type, name: name, resolver: self) }
         }
         return try resolve(type, name: name)
     }
 
     func resolveIfRegistered<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service? {
-        guard withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) != nil else {
+        guard withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }).entry != nil else {
             return try withOrigin { try $0.makeWrapper(type, name: name, argument: argument, resolver: self) }
         }
         return try resolve(type, name: name, argument: argument)
@@ -380,7 +382,7 @@ final class Resolution: Resolver {
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
         // generic value-witness calls on every resolve, not only those that share one.
         let id = ObjectIdentifier(entry)
-        let keep = entry.scope == .graph && entry.argument == nil
+        let keep = entry.keepsGraphInstance
         let start = state.withLock { state -> Int in
             for index in state.records.indices where state.records[index].id == id {
                 switch state.records[index].phase {
