@@ -66,11 +66,13 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
     ///   registration needs an argument, or ``ResolutionError/Code/factoryFailed`` when a
     ///   factory throws (naming the innermost registration whose factory threw).
     public func resolve<Service>(_ type: Service.Type, name: String? = nil) throws -> Service {
-        let (found, owner) = lookup(type, name: name)
-        guard let found else {
+        let found: (Entry<Service>, Container?)
+        do {
+            found = try entry(type, name: name)
+        } catch {
             return try resolveUnregistered(type, name: name, resolver: self)
         }
-        return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: nil)
+        return try makeTopLevel(found.0, owner: found.1, argument: nil)
     }
 
     /// Returns the service registered for `type` under `name` whose factory takes an
@@ -83,11 +85,13 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
     public func resolve<Service, Argument>(
         _ type: Service.Type, name: String? = nil, argument: Argument
     ) throws -> Service {
-        let (found, owner) = lookup(type, name: name, argument: Argument.self)
-        guard let found else {
+        let found: (Entry<Service>, Container?)
+        do {
+            found = try entry(type, name: name, argument: Argument.self)
+        } catch {
             return try resolveUnregistered(type, name: name, argument: argument, resolver: self)
         }
-        return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: argument)
+        return try makeTopLevel(found.0, owner: found.1, argument: argument)
     }
 
     /// Returns the service registered for `type` under `name`, or `nil` when there is no such

@@ -18,6 +18,39 @@ extension Container {
         return lookupInAncestors { $0[key] }
     }
 
+    /// As ``lookup(_:name:)``, typed, and throwing ``LookupMiss`` when there is none: the
+    /// shape the hot path compiles best (a tuple of optionals cost retains on every resolve).
+    @inline(__always)
+    func entry<Service>(_ type: Service.Type, name: String?) throws(LookupMiss) -> (Entry<Service>, Container?) {
+        if let entry = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
+            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+        }
+        return try entryInAncestors(RegistrationKey(type, name: name))
+    }
+
+    /// As ``entry(_:name:)``, for a registration whose factory takes an `Argument`.
+    @inline(__always)
+    func entry<Service, Argument>(
+        _ type: Service.Type, name: String?, argument: Argument.Type
+    ) throws(LookupMiss) -> (Entry<Service>, Container?) {
+        let (id, argumentID) = (ObjectIdentifier(type), ObjectIdentifier(argument))
+        if let entry = entries.withLock({ $0[id, name, argument: argumentID] }) {
+            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+        }
+        guard case let (entry?, owner) = lookupInAncestors({ $0[id, name, argument: argumentID] }) else {
+            throw LookupMiss()
+        }
+        return (unsafeDowncast(entry, to: Entry<Service>.self), owner)
+    }
+
+    @inline(never)
+    private func entryInAncestors<Service>(_ key: RegistrationKey) throws(LookupMiss) -> (Entry<Service>, Container?) {
+        guard case let (entry?, owner) = lookupInAncestors({ $0[key] }) else {
+            throw LookupMiss()
+        }
+        return (unsafeDowncast(entry, to: Entry<Service>.self), owner)
+    }
+
     /// Finds the registration for `type` and `name` whose factory takes an `Argument`, as
     /// ``lookup(_:name:)`` does.
     @inline(__always)
@@ -35,13 +68,17 @@ extension Container {
     /// (Untyped: an optional of a type generic over `Service` would make the runtime look its
     /// metadata up on every call.)
     @inline(__always)
-    func retainedLookup<Service>(_ type: Service.Type, name: String?) -> (UnsafeRawPointer, Container?)? {
+    func retainedLookup<Service>(_ type: Service.Type, name: String?) throws(LookupMiss) -> (UnsafeRawPointer, Container?) {
         if let address = entries.withLock({ $0.retainedAddress(ObjectIdentifier(type), name) }) {
             return (address, nil)
         }
-        let key = RegistrationKey(type, name: name)
+        return try retainedLookupInAncestors(RegistrationKey(type, name: name))
+    }
+
+    @inline(never)
+    private func retainedLookupInAncestors(_ key: RegistrationKey) throws(LookupMiss) -> (UnsafeRawPointer, Container?) {
         guard case let (entry?, owner) = lookupInAncestors({ $0[key] }) else {
-            return nil
+            throw LookupMiss()
         }
         return (UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque()), owner)
     }
@@ -170,3 +207,6 @@ extension Container {
             typeName: typeName(type), name: name, registeredNames: names(forTypeID: id), hasUnnamed: hasUnnamed)
     }
 }
+
+/// Nothing is registered under the key looked up: the caller tries a wrapper, or reports it.
+struct LookupMiss: Error {}

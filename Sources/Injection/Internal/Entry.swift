@@ -54,6 +54,8 @@ final class Entry<Service>: ServiceEntry {
     let make: (@Sendable (Resolution, Container?, Any?) throws -> Service)?
     /// Runs after the factory, in the same resolution (Swinject's `initCompleted`).
     let initCompleted: (@Sendable (any Resolver, Service) throws -> Void)?
+    /// Whether there is one: testing the closure for `nil` loads, and so retains, it.
+    let hasInitCompleted: Bool
     /// Where a shared-scope instance is kept; `nil` for transient and graph.
     let cache: (any InstanceCache<Service>)?
     /// The address of an emptied ``Resolution`` rooted at this entry, retained, kept for the
@@ -70,6 +72,7 @@ final class Entry<Service>: ServiceEntry {
         factory = definition.factory
         make = definition.make
         initCompleted = definition.initCompleted
+        hasInitCompleted = definition.initCompleted != nil
         self.cache = cache
     }
 

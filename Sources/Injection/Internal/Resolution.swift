@@ -138,18 +138,16 @@ final class Resolution: Resolver {
                     // A cycle through a property made the root again, and the graph holds that one.
                     return made as! Service
                 }
-                if entry.initCompleted != nil {
+                if entry.hasInitCompleted {
                     try $0.completeRoot(entry, instance)
                 }
                 return instance
             }
         } catch {
-            finish(resolution, entry: entry, origin: origin, shared: { nil })
+            finish(resolution, entry: entry, origin: origin, shared: nil)
             throw error
         }
-        // A closure, not an optional of `Service`: generic code would look up the metadata of
-        // `Service?` on every resolve; this is only called when a factory kept the resolver.
-        finish(resolution, entry: entry, origin: origin, shared: { GraphInstance(value: instance) })
+        finish(resolution, entry: entry, origin: origin, shared: instance)
         return instance
     }
 
@@ -193,8 +191,11 @@ final class Resolution: Resolver {
     /// Parks `resolution`, emptied, as `entry`'s spare when nothing else holds it; otherwise
     /// lets it keep its origin and root alive for whoever does.
     @inline(__always)
+    ///
+    /// `shared` is the root's instance, `nil` after a failure. (`Any?`, not `Service?`:
+    /// generic code would look the metadata of `Service?` up on every resolve.)
     private static func finish<Service>(
-        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, shared: () -> GraphInstance?
+        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, shared: @autoclosure () -> Any?
     ) {
         var resolution = resolution
         if isKnownUniquelyReferenced(&resolution) {
@@ -203,7 +204,8 @@ final class Resolution: Resolver {
             }
         } else {
             // A graph root stays the graph's: a `Lazy` made in it that resolves the root gets it.
-            resolution.keep(origin: origin, root: entry, instance: entry.keepsGraphInstance ? shared() : nil)
+            let instance = entry.keepsGraphInstance ? shared().map { GraphInstance(value: $0) } : nil
+            resolution.keep(origin: origin, root: entry, instance: instance)
         }
     }
 
@@ -268,7 +270,10 @@ final class Resolution: Resolver {
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
         // Retained by the lookup; the reference is handed to the entry's record, or released.
-        guard let (address, owner) = withOrigin({ $0.retainedLookup(type, name: name) }) else {
+        let (address, owner): (UnsafeRawPointer, Container?)
+        do {
+            (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
+        } catch {
             return try withOrigin { try $0.resolveUnregistered(type, name: name, resolver: self) }
         }
         var isTakenOver = false
@@ -283,11 +288,13 @@ final class Resolution: Resolver {
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        let (found, owner) = withOrigin { $0.lookup(type, name: name, argument: Argument.self) }
-        guard let found else {
+        let found: (Entry<Service>, Container?)
+        do {
+            found = try withOrigin { try $0.entry(type, name: name, argument: Argument.self) }
+        } catch {
             return try withOrigin { try $0.resolveUnregistered(type, name: name, argument: argument, resolver: self) }
         }
-        return try checkedInstance(of: unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: argument)
+        return try checkedInstance(of: found.0, owner: found.1, argument: argument)
     }
 
     func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service? {
@@ -366,17 +373,8 @@ final class Resolution: Resolver {
                 return try Resolution.resolve(entry, origin: origin, parent: self, owner: nil, argument: argument)
             }
         }
-        if entry === root {
-            switch rootState() {
-            case .absent:
-                break
-            case .inProgress:
-                throw cycle(closingWith: entry)
-            case .made(let instance):
-                return instance as! Service
-            case .rerun:
-                return try rerunRoot(entry, owner: owner)
-            }
+        if entry === root, !isRootFinished() {
+            return try rootAgain(entry, owner: owner)
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
@@ -414,14 +412,7 @@ final class Resolution: Resolver {
             return state.records.count - 1
         }
         if start < 0 {
-            if start == Self.cycleFound {
-                throw cycle(closingWith: entry)
-            }
-            let (index, isRerun) = Self.decode(start)
-            if isRerun {
-                return try rerun(entry, owner: owner, at: index)
-            }
-            return sharedInstance(at: index) as! Service
+            return try existing(entry, owner: owner, found: start)
         }
         let instance: Service
         do {
@@ -441,10 +432,43 @@ final class Resolution: Resolver {
             // A rerun closing a cycle through a property made it; the graph holds that one.
             return sharedInstance(at: start) as! Service
         }
-        if entry.initCompleted != nil {
+        if entry.hasInitCompleted {
             try complete(entry, instance)
         }
         return instance
+    }
+
+    /// The root asked for again before its resolve finished: its instance while its
+    /// `initCompleted` runs, a rerun to close a cycle through a property, or the cycle's error.
+    /// (Out of line, as every rare path here: the common path stays small enough to inline.)
+    @inline(never)
+    private func rootAgain<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
+        switch rootState() {
+        case .absent, .inProgress:
+            throw cycle(closingWith: entry)
+        case .made(let instance):
+            return instance as! Service
+        case .rerun:
+            return try rerunRoot(entry, owner: owner)
+        }
+    }
+
+    /// True once the top-level resolve returned (a `Lazy` resolving through it later).
+    private func isRootFinished() -> Bool {
+        state.withLock { $0.isFinished }
+    }
+
+    /// An entry already recorded in this resolution: shared, rerun, or a cycle.
+    @inline(never)
+    private func existing<Service>(_ entry: Entry<Service>, owner: Container?, found: Int) throws -> Service {
+        if found == Self.cycleFound {
+            throw cycle(closingWith: entry)
+        }
+        let (index, isRerun) = Self.decode(found)
+        if isRerun {
+            return try rerun(entry, owner: owner, at: index)
+        }
+        return sharedInstance(at: index) as! Service
     }
 
     /// Runs the factory of `entry`, in progress further up, again: an `initCompleted` that
