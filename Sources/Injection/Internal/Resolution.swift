@@ -373,7 +373,7 @@ final class Resolution: Resolver {
                 return try Resolution.resolve(entry, origin: origin, parent: self, owner: nil, argument: argument)
             }
         }
-        if entry === root, !isRootFinished() {
+        if entry === root, !isRootDone() {
             return try rootAgain(entry, owner: owner)
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
@@ -453,9 +453,10 @@ final class Resolution: Resolver {
         }
     }
 
-    /// True once the top-level resolve returned (a `Lazy` resolving through it later).
-    private func isRootFinished() -> Bool {
-        state.withLock { $0.isFinished }
+    /// True once the top-level resolve returned, leaving no instance to share (a transient
+    /// root that a `Lazy` resolves later, through this resolution, is made anew).
+    private func isRootDone() -> Bool {
+        state.withLock { $0.isFinished && $0.rootInstance == nil }
     }
 
     /// An entry already recorded in this resolution: shared, rerun, or a cycle.
