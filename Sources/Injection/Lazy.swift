@@ -1,4 +1,4 @@
-import ConcurrencyHelpers
+import Synchronization
 
 /// A service resolved on first use, once (Swinject's `Lazy`): register `T` and resolve
 /// `Lazy<T>`, or take one as a dependency.
@@ -55,9 +55,10 @@ extension Lazy: ResolvableWrapper {
 
 /// A ``Lazy``'s state: the resolve to make, and its result once made.
 ///
-/// `@unchecked Sendable`: `made` is read and written only while `lock` is held. A `Lazy` of a
-/// non-`Sendable` service is not `Sendable`, so such an instance never leaves its thread
-/// through it.
+/// `@unchecked Sendable`: `storage` is written once, under `lock`, before `isMade` is set
+/// with release ordering, and read only after `isMade` is seen set with acquire ordering or
+/// under the lock. A `Lazy` of a non-`Sendable` service is not `Sendable`, so such an instance
+/// never leaves its thread through it.
 final class LazyBox<Service>: @unchecked Sendable {
     private let resolver: any Resolver
     private let name: String?
@@ -67,7 +68,11 @@ final class LazyBox<Service>: @unchecked Sendable {
     /// so its lock must cost no allocation, and two threads meet on it only at the first
     /// access. Its value is unused (see ``SingletonCache``).
     private let lock = SpinLock(false)
-    @exclusivity(unchecked) private var made: Service?
+    /// Set once `storage` holds the instance: reads after that take no lock.
+    private let isMade = Atomic<Bool>(false)
+    /// The instance, once made. A pointer rather than a `Service?`: generic code would look
+    /// the metadata of `Service?` up on every read.
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Service>?
 
     init(resolver: any Resolver, name: String?, make: (@Sendable () throws -> Service)?) {
         self.resolver = resolver
@@ -75,13 +80,35 @@ final class LazyBox<Service>: @unchecked Sendable {
         self.make = make
     }
 
+    deinit {
+        storage?.deinitialize(count: 1)
+        storage?.deallocate()
+    }
+
+    @inline(__always)
     func value() throws -> Service {
+        if isMade.load(ordering: .acquiring) {
+            return storage.unsafelyUnwrapped.pointee
+        }
+        return try makeValue()
+    }
+
+    @inline(never)
+    private func makeValue() throws -> Service {
         try lock.withLock { _ in
-            if let made {
-                return made
+            if let storage {
+                return storage.pointee
             }
-            let instance = try make?() ?? resolver.resolve(Service.self, name: name)
-            made = instance
+            let instance: Service
+            if let make {
+                instance = try make()
+            } else {
+                instance = try resolver.resolve(Service.self, name: name)
+            }
+            let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+            pointer.initialize(to: instance)
+            storage = pointer
+            isMade.store(true, ordering: .releasing)
             return instance
         }
     }

@@ -7,9 +7,27 @@ final class BareContainer: Sendable {
     private struct Key: Hashable {
         let type: ObjectIdentifier
         let name: String?
+        var argument: ObjectIdentifier? = nil
     }
 
     private let factories = Mutex<[Key: @Sendable (BareContainer) -> Any]>([:])
+    private let argumentFactories = Mutex<[Key: @Sendable (BareContainer, Any) -> Any]>([:])
+
+    /// The bare way to take an argument: the key holds its type, the factory casts it back.
+    func register<Service, Argument>(
+        _ type: Service.Type, argument: Argument.Type, factory: @escaping @Sendable (BareContainer, Argument) -> Service
+    ) {
+        let key = Key(type: ObjectIdentifier(type), name: nil, argument: ObjectIdentifier(argument))
+        argumentFactories.withLock { $0[key] = { container, argument in factory(container, argument as! Argument) } }
+    }
+
+    func resolve<Service, Argument>(_ type: Service.Type, argument: Argument) -> Service {
+        let key = Key(type: ObjectIdentifier(type), name: nil, argument: ObjectIdentifier(Argument.self))
+        guard let factory = argumentFactories.withLock({ $0[key] }) else {
+            fatalError("benchmark registers everything it resolves")
+        }
+        return factory(self, argument) as! Service
+    }
 
     func register<Service>(_ type: Service.Type, name: String? = nil, factory: @escaping @Sendable (BareContainer) -> Service) {
         factories.withLock { $0[Key(type: ObjectIdentifier(type), name: name)] = factory }

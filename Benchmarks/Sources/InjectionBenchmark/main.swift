@@ -6,7 +6,7 @@ import Injection
 
 let quick = CommandLine.arguments.contains("--quick")
 /// `--profile CASE [COUNT]` loops on one case for a profiler: baseline, transient, singleton,
-/// named, chain.
+/// named, chain, lazy.
 let profileIndex = CommandLine.arguments.firstIndex(of: "--profile")
 let profiled = profileIndex.map { CommandLine.arguments[$0 + 1] }
 let profileCount = profileIndex.flatMap { CommandLine.arguments.count > $0 + 2 ? Int(CommandLine.arguments[$0 + 2]) : nil } ?? 5_000_000
@@ -31,6 +31,8 @@ bare.register(Leaf.self) { _ in Leaf() }
 bare.register(Level3.self) { c in Level3(leaf: c.resolve(Leaf.self)) }
 bare.register(Level2.self) { c in Level2(next: c.resolve(Level3.self)) }
 bare.register(Level1.self) { c in Level1(next: c.resolve(Level2.self)) }
+bare.register(PriceSource.self, argument: String.self) { _, symbol in NamedSource(symbol: symbol) }
+bare.register(PriceSource.self, argument: Int.self) { _, id in NamedSource(symbol: "\(id)") }
 
 let container = Container()
 container.register(Leaf.self, scope: .transient) { _ in Leaf() }
@@ -55,6 +57,8 @@ struct InjectedOwner {
 }
 
 let provider = resolveOrFail { try container.resolve(Provider<Leaf>.self) }
+let madeLazy = resolveOrFail { try container.resolve(Lazy<Leaf>.self) }
+let bareMadeLazy = bare.resolveLazy(Leaf.self)
 
 if let profiled {
     for _ in 0..<profileCount {
@@ -64,6 +68,7 @@ if let profiled {
             case "singleton": blackHole(try container.resolve(Leaf.self, name: "singleton"))
             case "named": blackHole(try container.resolve(PriceSource.self, name: wantedName))
             case "chain": blackHole(try chain.resolve(Level1.self))
+            case "lazy": blackHole(try container.resolve(Lazy<Leaf>.self).instance)
             case "baseline-chain": blackHole(bare.resolve(Level1.self))
             default: blackHole(bare.resolve(Leaf.self))
             }
@@ -87,12 +92,18 @@ let measurements = [
     Measurement(name: "baseline two threads", threads: 2, calls: iterations) { calls in
         for _ in 0..<calls { blackHole(bare.resolve(Leaf.self)) }
     },
+    Measurement(name: "baseline argument", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(bare.resolve(PriceSource.self, argument: "BTC")) }
+    },
     Measurement(name: "baseline lazy", threads: 1, calls: iterations) { calls in
         for _ in 0..<calls {
             let lazy = bare.resolveLazy(Leaf.self)
             blackHole(lazy.instance)
             blackHole(lazy.instance)
         }
+    },
+    Measurement(name: "bare lazy's instance, once made", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(bareMadeLazy.instance) }
     },
     Measurement(name: "transient, no dependencies", threads: 1, calls: iterations) { calls in
         for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf.self) }) }
@@ -122,6 +133,9 @@ let measurements = [
             blackHole(lazy.instance)
         }
     },
+    Measurement(name: "Lazy<T>.instance, once made (vs a bare lazy's)", threads: 1, calls: iterations) { calls in
+        for _ in 0..<calls { blackHole(madeLazy.instance) }
+    },
     Measurement(name: "resolve(T?.self), registered", threads: 1, calls: iterations) { calls in
         for _ in 0..<calls { blackHole(resolveOrFail { try container.resolve(Leaf?.self) }) }
     },
@@ -133,9 +147,13 @@ let measurements = [
     },
 ]
 let times = nanosecondsPerCall(rounds: rounds, measurements)
-let (baseline, baselineChain, baselineTwoThreads, baselineLazy) = (times[0], times[1], times[2], times[3])
-let baselines = 4
-let likeForLike = [baseline, baseline, baseline, baselineChain, baselineTwoThreads, baseline, baseline, baselineLazy, baseline, baseline, baseline]
+let (baseline, baselineChain, baselineTwoThreads) = (times[0], times[1], times[2])
+let (baselineArgument, baselineLazy, baselineLazyRead) = (times[3], times[4], times[5])
+let baselines = 6
+let likeForLike = [
+    baseline, baseline, baseline, baselineChain, baselineTwoThreads, baseline, baseline, baselineLazy, baselineLazyRead,
+    baseline, baselineArgument, baseline,
+]
 
 func format(_ value: Double) -> String {
     String(format: "%8.1f", value)
@@ -146,7 +164,9 @@ print("")
 print("baseline (bare Mutex dictionary, 1 lookup):   \(format(baseline)) ns")
 print("baseline, 4-deep chain (4 nested lookups):   \(format(baselineChain)) ns")
 print("baseline, 2 threads at once (per thread):     \(format(baselineTwoThreads)) ns")
+print("baseline with an argument (keyed by its type): \(format(baselineArgument)) ns")
 print("baseline lazy (lookup, box, 2 reads, 1 make):  \(format(baselineLazy)) ns")
+print("baseline lazy's read, once made:              \(format(baselineLazyRead)) ns")
 print("")
 print("case                                          ns/resolve  vs baseline  vs like-for-like")
 for (index, measurement) in measurements.dropFirst(baselines).enumerated() {
