@@ -66,13 +66,15 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
     ///   registration needs an argument, or ``ResolutionError/Code/factoryFailed`` when a
     ///   factory throws (naming the innermost registration whose factory threw).
     public func resolve<Service>(_ type: Service.Type, name: String? = nil) throws -> Service {
-        let found: (Entry<Service>, Container?)
+        // One `do` around both, the lookup destructured in place: a tuple declared first and
+        // assigned in a `do` cost a copy, and so retains, on every resolve. Only the lookup
+        // throws `LookupMiss`.
         do {
-            found = try entry(type, name: name)
-        } catch {
+            let (entry, owner) = try entry(type, name: name)
+            return try makeTopLevel(entry, owner: owner, argument: nil)
+        } catch is LookupMiss {
             return try resolveUnregistered(type, name: name, resolver: self)
         }
-        return try makeTopLevel(found.0, owner: found.1, argument: nil)
     }
 
     /// Returns the service registered for `type` under `name` whose factory takes an
@@ -85,13 +87,12 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
     public func resolve<Service, Argument>(
         _ type: Service.Type, name: String? = nil, argument: Argument
     ) throws -> Service {
-        let found: (Entry<Service>, Container?)
         do {
-            found = try entry(type, name: name, argument: Argument.self)
-        } catch {
+            let (entry, owner) = try entry(type, name: name, argument: Argument.self)
+            return try makeTopLevel(entry, owner: owner, argument: argument)
+        } catch is LookupMiss {
             return try resolveUnregistered(type, name: name, argument: argument, resolver: self)
         }
-        return try makeTopLevel(found.0, owner: found.1, argument: argument)
     }
 
     /// Returns the service registered for `type` under `name`, or `nil` when there is no such

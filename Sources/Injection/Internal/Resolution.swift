@@ -216,14 +216,18 @@ final class Resolution: Resolver {
             return true
         }
         hasRecords.store(false, ordering: .releasing)
+        // Only an `initCompleted` sets the root's instance (directly or through a rerun).
+        let hadCompletions = hasCompletions.load(ordering: .acquiring)
         return state.withLock { state in
             for index in state.records.indices {
                 Record.releaseEntry(state.records[index].id)
             }
             state.records.removeAll(keepingCapacity: true)
-            state.rootInstance = nil
             state.clock = 0
-            hasCompletions.store(false, ordering: .releasing)
+            if hadCompletions {
+                state.rootInstance = nil
+                hasCompletions.store(false, ordering: .releasing)
+            }
             return state.records.capacity <= 32
         }
     }
@@ -269,32 +273,33 @@ final class Resolution: Resolver {
     }
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
-        // Retained by the lookup; the reference is handed to the entry's record, or released.
-        let (address, owner): (UnsafeRawPointer, Container?)
+        // One `do` around it all, the lookup destructured in place: a tuple declared first
+        // and assigned in a `do` cost a copy, and so retains, on every resolve. Only the
+        // lookup throws `LookupMiss`.
         do {
-            (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
-        } catch {
-            return try withOrigin { try $0.resolveUnregistered(type, name: name, resolver: self) }
-        }
-        var isTakenOver = false
-        defer {
-            if !isTakenOver {
-                Unmanaged<AnyObject>.fromOpaque(address).release()
+            // Retained by the lookup; the reference is handed to the entry's record, or released.
+            let (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
+            var isTakenOver = false
+            defer {
+                if !isTakenOver {
+                    Unmanaged<AnyObject>.fromOpaque(address).release()
+                }
             }
-        }
-        return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
-            try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
+            return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
+                try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
+            }
+        } catch is LookupMiss {
+            return try withOrigin { try $0.resolveUnregistered(type, name: name, resolver: self) }
         }
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        let found: (Entry<Service>, Container?)
         do {
-            found = try withOrigin { try $0.entry(type, name: name, argument: Argument.self) }
-        } catch {
+            let (entry, owner) = try withOrigin { try $0.entry(type, name: name, argument: Argument.self) }
+            return try checkedInstance(of: entry, owner: owner, argument: argument)
+        } catch is LookupMiss {
             return try withOrigin { try $0.resolveUnregistered(type, name: name, argument: argument, resolver: self) }
         }
-        return try checkedInstance(of: found.0, owner: found.1, argument: argument)
     }
 
     func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service? {
