@@ -426,8 +426,10 @@ final class Resolution: Resolver {
             state.withLock { $0.records[start].phase = .done }
             throw error
         }
+        // Only a rerun, which only an `initCompleted` starts, makes a record meanwhile.
+        let mayHaveRerun = keep && hasCompletions.load(ordering: .acquiring)
         let madeMeanwhile = state.withLock { state -> Bool in
-            if keep, case .made = state.records[start].phase {
+            if mayHaveRerun, case .made = state.records[start].phase {
                 return true
             }
             state.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done
