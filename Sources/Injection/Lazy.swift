@@ -37,16 +37,16 @@ extension Lazy: Sendable where Service: Sendable {}
 extension Lazy: ResolvableWrapper {
     static var wrappedType: Any.Type { Service.self }
 
-    static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self? {
+    static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self {
         guard container.isRegistered(Service.self, name: name, argument: nil) else {
-            return nil
+            throw WrappedMissing()
         }
         return Lazy(resolver: resolver, name: name)
     }
 
-    static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self? {
+    static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self {
         guard container.isRegistered(Service.self, name: name, argument: ObjectIdentifier(Argument.self)) else {
-            return nil
+            throw WrappedMissing()
         }
         let captured = CapturedArgument(value: argument)
         return Lazy(resolver: resolver) { try resolver.resolve(Service.self, name: name, argument: captured.value) }

@@ -121,25 +121,28 @@ extension Container {
     /// Resolves a type nothing is registered for: a ``Lazy``, ``Provider`` or `Optional` of a
     /// registered type, or else the missing-registration error.
     func resolveUnregistered<Service>(_ type: Service.Type, name: String?, resolver: any Resolver) throws -> Service {
-        if let wrapper = try makeWrapper(type, name: name, resolver: resolver) {
-            return wrapper
+        guard let wrapper = type as? any ResolvableWrapper.Type else {
+            throw missingRegistration(type, name: name, given: nil)
         }
-        throw missingRegistration(Self.wrappedType(type), name: name, given: nil)
-    }
-
-    /// What a missing `type` is reported as: the type a ``Lazy`` or ``Provider`` wraps.
-    private static func wrappedType(_ type: Any.Type) -> Any.Type {
-        (type as? any ResolvableWrapper.Type)?.wrappedType ?? type
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name)
+        } catch is WrappedMissing {
+            throw missingRegistration(wrapper.wrappedType, name: name, given: nil)
+        }
     }
 
     /// As ``resolveUnregistered(_:name:resolver:)``, passing `argument` on.
     func resolveUnregistered<Service, Argument>(
         _ type: Service.Type, name: String?, argument: Argument, resolver: any Resolver
     ) throws -> Service {
-        if let wrapper = try makeWrapper(type, name: name, argument: argument, resolver: resolver) {
-            return wrapper
+        guard let wrapper = type as? any ResolvableWrapper.Type else {
+            throw missingRegistration(type, name: name, given: GivenArgument(argument))
         }
-        throw missingRegistration(Self.wrappedType(type), name: name, given: GivenArgument(argument))
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name, argument: argument)
+        } catch is WrappedMissing {
+            throw missingRegistration(wrapper.wrappedType, name: name, given: GivenArgument(argument))
+        }
     }
 
     /// A ``Lazy``, ``Provider`` or `Optional` of a type registered under `name`; `nil` when
@@ -148,18 +151,11 @@ extension Container {
         guard let wrapper = type as? any ResolvableWrapper.Type else {
             return nil
         }
-        return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name)
-    }
-
-    /// `Wrapper.make`, returned as `Service`, which it is: a cast would cost a dynamic check.
-    private static func make<Wrapper: ResolvableWrapper, Service>(
-        _ wrapper: Wrapper.Type, as type: Service.Type, resolver: any Resolver, container: Container, name: String?
-    ) throws -> Service? {
-        precondition(Wrapper.self == Service.self)
-        guard let made = try Wrapper.make(resolver: resolver, container: container, name: name) else {
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name)
+        } catch is WrappedMissing {
             return nil
         }
-        return unsafeBitCast(made, to: Service.self)
     }
 
     /// As ``makeWrapper(_:name:resolver:)``, passing `argument` on.
@@ -169,17 +165,27 @@ extension Container {
         guard let wrapper = type as? any ResolvableWrapper.Type else {
             return nil
         }
-        return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name, argument: argument)
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name, argument: argument)
+        } catch is WrappedMissing {
+            return nil
+        }
+    }
+
+    /// `Wrapper.make`, returned as `Service`, which it is: a cast would cost a dynamic check.
+    private static func make<Wrapper: ResolvableWrapper, Service>(
+        _ wrapper: Wrapper.Type, as type: Service.Type, resolver: any Resolver, container: Container, name: String?
+    ) throws -> Service {
+        precondition(Wrapper.self == Service.self)
+        return unsafeBitCast(try Wrapper.make(resolver: resolver, container: container, name: name), to: Service.self)
     }
 
     private static func make<Wrapper: ResolvableWrapper, Service, Argument>(
         _ wrapper: Wrapper.Type, as type: Service.Type, resolver: any Resolver, container: Container, name: String?,
         argument: Argument
-    ) throws -> Service? {
+    ) throws -> Service {
         precondition(Wrapper.self == Service.self)
-        guard let made = try Wrapper.make(resolver: resolver, container: container, name: name, argument: argument) else {
-            return nil
-        }
+        let made = try Wrapper.make(resolver: resolver, container: container, name: name, argument: argument)
         return unsafeBitCast(made, to: Service.self)
     }
 
