@@ -23,7 +23,10 @@ public struct Lazy<Service> {
     /// The service, resolved on the first access. A failure stops the program with the full
     /// ``ResolutionError`` text; use ``resolve()`` to handle it.
     public var instance: Service {
-        resolvedOrStop { try box.value() }
+        if box.isMade {
+            return box.madeValue
+        }
+        return resolvedOrStop { try box.value() }
     }
 
     /// The service, resolved on the first call; a failure throws, and the next call tries again.
@@ -55,9 +58,9 @@ extension Lazy: ResolvableWrapper {
 
 /// A ``Lazy``'s state: the resolve to make, and its result once made.
 ///
-/// `@unchecked Sendable`: `storage` is written once, under `lock`, before `isMade` is set
-/// with release ordering, and read only after `isMade` is seen set with acquire ordering or
-/// under the lock. A `Lazy` of a non-`Sendable` service is not `Sendable`, so such an instance
+/// `@unchecked Sendable`: `storage` is written once, under `lock`, before `made` is set with
+/// release ordering, and read only after `made` is seen set with acquire ordering or under
+/// the lock. A `Lazy` of a non-`Sendable` service is not `Sendable`, so such an instance
 /// never leaves its thread through it.
 final class LazyBox<Service>: @unchecked Sendable {
     private let resolver: any Resolver
@@ -69,7 +72,7 @@ final class LazyBox<Service>: @unchecked Sendable {
     /// access. Its value is unused (see ``SingletonCache``).
     private let lock = SpinLock(false)
     /// Set once `storage` holds the instance: reads after that take no lock.
-    private let isMade = Atomic<Bool>(false)
+    private let made = Atomic<Bool>(false)
     /// The instance, once made. A pointer rather than a `Service?`: generic code would look
     /// the metadata of `Service?` up on every read.
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Service>?
@@ -85,9 +88,21 @@ final class LazyBox<Service>: @unchecked Sendable {
         storage?.deallocate()
     }
 
+    /// True once the instance is made; then ``madeValue`` may be read from any thread.
+    @inline(__always)
+    var isMade: Bool {
+        made.load(ordering: .acquiring)
+    }
+
+    /// The instance; only after ``isMade`` was seen true.
+    @inline(__always)
+    var madeValue: Service {
+        storage.unsafelyUnwrapped.pointee
+    }
+
     @inline(__always)
     func value() throws -> Service {
-        if isMade.load(ordering: .acquiring) {
+        if made.load(ordering: .acquiring) {
             return storage.unsafelyUnwrapped.pointee
         }
         return try makeValue()
@@ -108,7 +123,7 @@ final class LazyBox<Service>: @unchecked Sendable {
             let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
             pointer.initialize(to: instance)
             storage = pointer
-            isMade.store(true, ordering: .releasing)
+            made.store(true, ordering: .releasing)
             return instance
         }
     }
