@@ -13,7 +13,14 @@ protocol ResolvableWrapper {
 }
 
 /// What a wrapper wraps is not registered.
-struct WrappedMissing: Error {}
+struct WrappedMissing: Error {
+    /// Throws unless `container` resolves `type` under `name` with `argument` (`nil`: none).
+    static func check<Wrapped>(_ type: Wrapped.Type, in container: Container, name: String?, argument: ObjectIdentifier?) throws {
+        guard container.isRegistered(type, name: name, argument: argument) else {
+            throw WrappedMissing()
+        }
+    }
+}
 
 extension Optional: ResolvableWrapper {
     static var wrappedType: Any.Type { Wrapped.self }
