@@ -17,7 +17,7 @@ struct CircularityTests {
     final class NodeA { var b: NodeB?; init(b: NodeB? = nil) { self.b = b } }
     final class NodeB { var c: NodeC?; init(c: NodeC? = nil) { self.c = c } }
     final class NodeC { var a: NodeA?; var d: NodeD?; init(d: NodeD? = nil) { self.d = d } }
-    final class NodeD { var b: NodeB?; var c: NodeC? }
+    final class NodeD { var a: NodeA?; var b: NodeB?; var c: NodeC? }
 
     /// D, made with no dependencies, links back to B and C through properties.
     private func registerNodeDLinkingBack(in container: Container) {
@@ -113,6 +113,22 @@ struct CircularityTests {
         let c = try #require(d.c)
 
         #expect(c.d === d)
+    }
+
+    @Test
+    func resolvedFromATheCycleClosesThroughDsPropertyToA() throws {
+        let container = Container()
+        container.register(NodeA.self) { r in NodeA(b: try r.resolve(NodeB.self)) }
+        container.register(NodeB.self) { r in NodeB(c: try r.resolve(NodeC.self)) }
+        container.register(NodeC.self) { r in NodeC(d: try r.resolve(NodeD.self)) }
+        container.register(NodeD.self) { _ in NodeD() }
+            .initCompleted { r, d in d.a = try r.resolve(NodeA.self) }
+
+        let a = try container.resolve(NodeA.self)
+        let d = try #require(a.b?.c?.d)
+
+        // A, B and C were made again to close it; the graph keeps one of each, linked.
+        #expect(d.a === a)
     }
 
     @Test
