@@ -6,7 +6,7 @@ import Injection
 
 let quick = CommandLine.arguments.contains("--quick")
 /// `--profile CASE [COUNT]` loops on one case for a profiler: baseline, transient, singleton,
-/// named, chain, lazy.
+/// named, chain, lazy, and the baselines baseline-chain, baseline-lazy.
 let profileIndex = CommandLine.arguments.firstIndex(of: "--profile")
 let profiled = profileIndex.map { CommandLine.arguments[$0 + 1] }
 let profileCount = profileIndex.flatMap { CommandLine.arguments.count > $0 + 2 ? Int(CommandLine.arguments[$0 + 2]) : nil } ?? 5_000_000
@@ -69,6 +69,7 @@ if let profiled {
             case "named": blackHole(try container.resolve(PriceSource.self, name: wantedName))
             case "chain": blackHole(try chain.resolve(Level1.self))
             case "lazy": blackHole(try container.resolve(Lazy<Leaf>.self).instance)
+            case "baseline-lazy": blackHole(bare.resolveLazy(Leaf.self).instance)
             case "baseline-chain": blackHole(bare.resolve(Level1.self))
             default: blackHole(bare.resolve(Leaf.self))
             }
