@@ -66,15 +66,18 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
     ///   registration needs an argument, or ``ResolutionError/Code/factoryFailed`` when a
     ///   factory throws (naming the innermost registration whose factory threw).
     public func resolve<Service>(_ type: Service.Type, name: String? = nil) throws -> Service {
-        // One `do` around both, the lookup destructured in place: a tuple declared first and
-        // assigned in a `do` cost a copy, and so retains, on every resolve. Only the lookup
-        // throws `LookupMiss`.
-        do {
-            let (entry, owner) = try entry(type, name: name)
-            return try makeTopLevel(entry, owner: owner, argument: nil)
-        } catch is LookupMiss {
+        // The hit in this container first, with nothing but the entry out of the lock: no
+        // tuple to copy and no error to throw, on the path nearly every resolve takes. A miss
+        // (every `Lazy`, `Provider` or optional resolve) throws nothing either.
+        if let found = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
+            // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
+            return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: nil, argument: nil)
+        }
+        let (found, owner) = lookupInAncestors(RegistrationKey(type, name: name))
+        guard let found else {
             return try resolveUnregistered(type, name: name, resolver: self)
         }
+        return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: nil)
     }
 
     /// Returns the service registered for `type` under `name` whose factory takes an

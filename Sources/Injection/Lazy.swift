@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// A service resolved on first use, once (Swinject's `Lazy`): register `T` and resolve
@@ -54,19 +55,19 @@ extension Lazy: ResolvableWrapper {
 
 /// A ``Lazy``'s state: the resolve to make, and its result once made.
 ///
-/// `@unchecked Sendable`: `storage` is written once, under `lock`, before `made` is set with
-/// release ordering, and read only after `made` is seen set with acquire ordering or under
-/// the lock. A `Lazy` of a non-`Sendable` service is not `Sendable`, so such an instance
+/// `@unchecked Sendable`: `storage` is written once, while `isLocked` is held, before `made`
+/// is set with release ordering, and read only after `made` is seen set with acquire ordering
+/// or while `isLocked` is held. A `Lazy` of a non-`Sendable` service is not `Sendable`, so such an instance
 /// never leaves its thread through it.
 final class LazyBox<Service>: @unchecked Sendable {
     private let resolver: any Resolver
     private let name: String?
     /// The resolve to make when it is not `resolver.resolve(Service.self, name: name)`.
     private let make: (@Sendable () throws -> Service)?
-    /// Held while resolving. A spin lock: a `Lazy` is made on every resolve that asks for one,
-    /// so its lock must cost no allocation, and two threads meet on it only at the first
-    /// access. Its value is unused (see ``SingletonCache``).
-    private let lock = SpinLock(false)
+    /// Held while resolving: a spin lock in the box itself, since a `Lazy` is made on every
+    /// resolve that asks for one (a lock object of its own cost an allocation each time), and
+    /// two threads meet on it only at the first access.
+    private let isLocked = Atomic<Bool>(false)
     /// Set once `storage` holds the instance: reads after that take no lock.
     private let made = Atomic<Bool>(false)
     /// The instance, once made. A pointer rather than a `Service?`: generic code would look
@@ -106,21 +107,23 @@ final class LazyBox<Service>: @unchecked Sendable {
 
     @inline(never)
     private func makeValue() throws -> Service {
-        try lock.withLock { _ in
-            if let storage {
-                return storage.pointee
-            }
-            let instance: Service
-            if let make {
-                instance = try make()
-            } else {
-                instance = try resolver.resolve(Service.self, name: name)
-            }
-            let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-            pointer.initialize(to: instance)
-            storage = pointer
-            made.store(true, ordering: .releasing)
-            return instance
+        while !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            sched_yield()
         }
+        defer { isLocked.store(false, ordering: .releasing) }
+        if let storage {
+            return storage.pointee
+        }
+        let instance: Service
+        if let make {
+            instance = try make()
+        } else {
+            instance = try resolver.resolve(Service.self, name: name)
+        }
+        let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        pointer.initialize(to: instance)
+        storage = pointer
+        made.store(true, ordering: .releasing)
+        return instance
     }
 }

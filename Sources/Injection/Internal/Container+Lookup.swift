@@ -83,6 +83,12 @@ extension Container {
         return (UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque()), owner)
     }
 
+    /// The registration under `key` in the nearest ancestor that has one, and that ancestor.
+    @inline(never)
+    func lookupInAncestors(_ key: RegistrationKey) -> (entry: (any ServiceEntry)?, owner: Container?) {
+        lookupInAncestors { $0[key] }
+    }
+
     private func lookupInAncestors(
         _ find: (RegistrationTable) -> (any ServiceEntry)?
     ) -> (entry: (any ServiceEntry)?, owner: Container?) {
