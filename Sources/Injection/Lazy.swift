@@ -11,28 +11,54 @@ import Synchronization
 ///
 /// `Sendable` when `T` is; the first access from several threads at once resolves once.
 public struct Lazy<Service> {
-    private let box: LazyBox<Service>
+    private let box: LazyBox
+    /// The resolve to make when it is not `resolve(Service.self, name:)` on the box's resolver.
+    private let make: (@Sendable () throws -> Service)?
 
     init(resolver: any Resolver, name: String?) {
-        box = LazyBox(resolver: resolver, name: name, make: nil)
+        box = LazyBox(resolver: resolver, name: name)
+        make = nil
     }
 
     init(resolver: any Resolver, make: @escaping @Sendable () throws -> Service) {
-        box = LazyBox(resolver: resolver, name: nil, make: make)
+        box = LazyBox(resolver: resolver, name: nil)
+        self.make = make
     }
 
     /// The service, resolved on the first access. A failure stops the program with the full
     /// ``ResolutionError`` text; use ``resolve()`` to handle it.
     public var instance: Service {
-        if box.isMade {
-            return box.madeValue
+        if let made = box.made {
+            return made.assumingMemoryBound(to: Service.self).pointee
         }
-        return resolvedOrStop { try box.value() }
+        return resolvedOrStop { try makeValue() }
     }
 
     /// The service, resolved on the first call; a failure throws, and the next call tries again.
     public func resolve() throws -> Service {
-        try box.value()
+        if let made = box.made {
+            return made.assumingMemoryBound(to: Service.self).pointee
+        }
+        return try makeValue()
+    }
+
+    @inline(never)
+    private func makeValue() throws -> Service {
+        box.lock()
+        defer { box.unlock() }
+        if let storage = box.storage {
+            return storage.assumingMemoryBound(to: Service.self).pointee
+        }
+        let instance: Service
+        if let make {
+            instance = try make()
+        } else {
+            instance = try box.resolver.resolve(Service.self, name: box.name)
+        }
+        let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+        pointer.initialize(to: instance)
+        box.publish(UnsafeMutableRawPointer(pointer), of: Service.self)
+        return instance
     }
 }
 
@@ -53,77 +79,66 @@ extension Lazy: ResolvableWrapper {
     }
 }
 
-/// A ``Lazy``'s state: the resolve to make, and its result once made.
+/// A ``Lazy``'s state: the resolver, and the instance once made.
 ///
-/// `@unchecked Sendable`: `storage` is written once, while `isLocked` is held, before `made`
-/// is set with release ordering, and read only after `made` is seen set with acquire ordering
-/// or while `isLocked` is held. A `Lazy` of a non-`Sendable` service is not `Sendable`, so such an instance
-/// never leaves its thread through it.
-final class LazyBox<Service>: @unchecked Sendable {
-    private let resolver: any Resolver
-    private let name: String?
-    /// The resolve to make when it is not `resolver.resolve(Service.self, name: name)`.
-    private let make: (@Sendable () throws -> Service)?
-    /// Held while resolving: a spin lock in the box itself, since a `Lazy` is made on every
-    /// resolve that asks for one (a lock object of its own cost an allocation each time), and
-    /// two threads meet on it only at the first access.
+/// Not generic over the service: a `Lazy` is made on every resolve that asks for one, and the
+/// generic class's metadata cost a runtime lookup each time. The instance lives behind a raw
+/// pointer that ``Lazy`` types, and its type is kept to destroy it.
+///
+/// `@unchecked Sendable`: `storage` is written once, while `isLocked` is held, before
+/// `isMade` is set with release ordering, and read only after `isMade` is seen set with
+/// acquire ordering or while `isLocked` is held. A `Lazy` of a non-`Sendable` service is not
+/// `Sendable`, so such an instance never leaves its thread through it.
+final class LazyBox: @unchecked Sendable {
+    let resolver: any Resolver
+    let name: String?
+    /// Held while resolving: a spin lock in the box itself (a lock object of its own cost an
+    /// allocation per `Lazy`); two threads meet on it only at the first access.
     private let isLocked = Atomic<Bool>(false)
     /// Set once `storage` holds the instance: reads after that take no lock.
-    private let made = Atomic<Bool>(false)
-    /// The instance, once made. A pointer rather than a `Service?`: generic code would look
-    /// the metadata of `Service?` up on every read.
-    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Service>?
+    private let isMade = Atomic<Bool>(false)
+    /// The instance, once made.
+    @exclusivity(unchecked) private(set) var storage: UnsafeMutableRawPointer?
+    /// Its type, to destroy it.
+    @exclusivity(unchecked) private var storedType: Any.Type?
 
-    init(resolver: any Resolver, name: String?, make: (@Sendable () throws -> Service)?) {
+    init(resolver: any Resolver, name: String?) {
         self.resolver = resolver
         self.name = name
-        self.make = make
     }
 
     deinit {
-        storage?.deinitialize(count: 1)
-        storage?.deallocate()
-    }
-
-    /// True once the instance is made; then ``madeValue`` may be read from any thread.
-    @inline(__always)
-    var isMade: Bool {
-        made.load(ordering: .acquiring)
-    }
-
-    /// The instance; only after ``isMade`` was seen true.
-    @inline(__always)
-    var madeValue: Service {
-        storage.unsafelyUnwrapped.pointee
-    }
-
-    @inline(__always)
-    func value() throws -> Service {
-        if made.load(ordering: .acquiring) {
-            return storage.unsafelyUnwrapped.pointee
+        if let storage, let storedType {
+            Self.destroy(storage, as: storedType)
         }
-        return try makeValue()
     }
 
-    @inline(never)
-    private func makeValue() throws -> Service {
+    /// The instance, once made; `nil` before.
+    @inline(__always)
+    var made: UnsafeMutableRawPointer? {
+        isMade.load(ordering: .acquiring) ? storage : nil
+    }
+
+    func lock() {
         while !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
             sched_yield()
         }
-        defer { isLocked.store(false, ordering: .releasing) }
-        if let storage {
-            return storage.pointee
-        }
-        let instance: Service
-        if let make {
-            instance = try make()
-        } else {
-            instance = try resolver.resolve(Service.self, name: name)
-        }
-        let pointer = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-        pointer.initialize(to: instance)
-        storage = pointer
-        made.store(true, ordering: .releasing)
-        return instance
+    }
+
+    func unlock() {
+        isLocked.store(false, ordering: .releasing)
+    }
+
+    /// Keeps `instance`, an initialized `type`; called once, while locked.
+    func publish<Service>(_ instance: UnsafeMutableRawPointer, of type: Service.Type) {
+        storage = instance
+        storedType = type
+        isMade.store(true, ordering: .releasing)
+    }
+
+    private static func destroy<Service>(_ storage: UnsafeMutableRawPointer, as type: Service.Type) {
+        let typed = storage.assumingMemoryBound(to: Service.self)
+        typed.deinitialize(count: 1)
+        typed.deallocate()
     }
 }
