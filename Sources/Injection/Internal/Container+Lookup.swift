@@ -68,17 +68,17 @@ extension Container {
     /// (Untyped: an optional of a type generic over `Service` would make the runtime look its
     /// metadata up on every call.)
     @inline(__always)
-    func retainedLookup<Service>(_ type: Service.Type, name: String?) throws(LookupMiss) -> (UnsafeRawPointer, Container?) {
+    func retainedLookup<Service>(_ type: Service.Type, name: String?) -> (address: UnsafeRawPointer?, owner: Container?) {
         if let address = entries.withLock({ $0.retainedAddress(ObjectIdentifier(type), name) }) {
             return (address, nil)
         }
-        return try retainedLookupInAncestors(RegistrationKey(type, name: name))
+        return retainedLookupInAncestors(RegistrationKey(type, name: name))
     }
 
     @inline(never)
-    private func retainedLookupInAncestors(_ key: RegistrationKey) throws(LookupMiss) -> (UnsafeRawPointer, Container?) {
+    private func retainedLookupInAncestors(_ key: RegistrationKey) -> (address: UnsafeRawPointer?, owner: Container?) {
         guard case let (entry?, owner) = lookupInAncestors({ $0[key] }) else {
-            throw LookupMiss()
+            return (nil, nil)
         }
         return (UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque()), owner)
     }

@@ -273,23 +273,21 @@ final class Resolution: Resolver {
     }
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
-        // One `do` around it all, the lookup destructured in place: a tuple declared first
-        // and assigned in a `do` cost a copy, and so retains, on every resolve. Only the
-        // lookup throws `LookupMiss`.
-        do {
-            // Retained by the lookup; the reference is handed to the entry's record, or released.
-            let (address, owner) = try withOrigin { try $0.retainedLookup(type, name: name) }
-            var isTakenOver = false
-            defer {
-                if !isTakenOver {
-                    Unmanaged<AnyObject>.fromOpaque(address).release()
-                }
-            }
-            return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
-                try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
-            }
-        } catch is LookupMiss {
+        // Retained by the lookup; the reference is handed to the entry's record, or released.
+        // A miss returns no address rather than throwing: a boxed error and the cast to catch
+        // it cost more than the lookups of a `Lazy` resolve.
+        let (found, owner) = withOrigin { $0.retainedLookup(type, name: name) }
+        guard let address = found else {
             return try withOrigin { try $0.resolveUnregistered(type, name: name, resolver: self) }
+        }
+        var isTakenOver = false
+        defer {
+            if !isTakenOver {
+                Unmanaged<AnyObject>.fromOpaque(address).release()
+            }
+        }
+        return try Unmanaged<Entry<Service>>.fromOpaque(address)._withUnsafeGuaranteedRef { entry in
+            try checkedInstance(of: entry, owner: owner, argument: nil, isTakenOver: &isTakenOver)
         }
     }
 
