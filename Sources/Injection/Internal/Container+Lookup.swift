@@ -18,17 +18,9 @@ extension Container {
         return lookupInAncestors { $0[key] }
     }
 
-    /// As ``lookup(_:name:)``, typed, and throwing ``LookupMiss`` when there is none: the
-    /// shape the hot path compiles best (a tuple of optionals cost retains on every resolve).
-    @inline(__always)
-    func entry<Service>(_ type: Service.Type, name: String?) throws(LookupMiss) -> (Entry<Service>, Container?) {
-        if let entry = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
-            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
-        }
-        return try entryInAncestors(RegistrationKey(type, name: name))
-    }
-
-    /// As ``entry(_:name:)``, for a registration whose factory takes an `Argument`.
+    /// The registration for `type` and `name` whose factory takes an `Argument`, typed, and
+    /// ``LookupMiss`` when there is none: destructured inside the caller's `do`, this shape
+    /// costs no retain beyond the lookup's (a tuple of optionals cost two a resolve).
     @inline(__always)
     func entry<Service, Argument>(
         _ type: Service.Type, name: String?, argument: Argument.Type
@@ -38,14 +30,6 @@ extension Container {
             return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
         }
         guard case let (entry?, owner) = lookupInAncestors({ $0[id, name, argument: argumentID] }) else {
-            throw LookupMiss()
-        }
-        return (unsafeDowncast(entry, to: Entry<Service>.self), owner)
-    }
-
-    @inline(never)
-    private func entryInAncestors<Service>(_ key: RegistrationKey) throws(LookupMiss) -> (Entry<Service>, Container?) {
-        guard case let (entry?, owner) = lookupInAncestors({ $0[key] }) else {
             throw LookupMiss()
         }
         return (unsafeDowncast(entry, to: Entry<Service>.self), owner)
