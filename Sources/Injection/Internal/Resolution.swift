@@ -314,16 +314,6 @@ final class Resolution: Resolver {
         return try resolve(type, name: name, argument: argument)
     }
 
-    /// Whether `type` under `name`, taking `argument` (`nil` for none), can be resolved here.
-    func isRegistered<Service>(_ type: Service.Type, name: String?, argument: ObjectIdentifier?) -> Bool {
-        withOrigin { $0.isRegistered(type, name: name, argument: argument) }
-    }
-
-    /// The error for a missing registration, as the origin reports it.
-    func missing<Service>(_ type: Service.Type, name: String?, given: GivenArgument?) -> ResolutionError {
-        withOrigin { $0.missingRegistration(type, name: name, given: given) }
-    }
-
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
     @inline(__always)
     func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
