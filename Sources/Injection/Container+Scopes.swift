@@ -20,4 +20,10 @@ extension Container {
     public func removeAll() {
         entries.withLock { $0.removeAll() }
     }
+
+    /// This container: Swinject's `synchronize()` returns a thread-safe resolver, and every
+    /// container here is one already.
+    public func synchronize() -> any Resolver {
+        self
+    }
 }

@@ -66,10 +66,18 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
     ///   registration needs an argument, or ``ResolutionError/Code/factoryFailed`` when a
     ///   factory throws (naming the innermost registration whose factory threw).
     public func resolve<Service>(_ type: Service.Type, name: String? = nil) throws -> Service {
-        guard let (entry, owner) = lookup(type, name: name) else {
+        // The hit in this container first, with nothing but the entry out of the lock: no
+        // tuple to copy and no error to throw, on the path nearly every resolve takes. A miss
+        // (every `Lazy`, `Provider` or optional resolve) throws nothing either.
+        if let found = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
+            // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
+            return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: nil, argument: nil)
+        }
+        let (found, owner) = lookupInAncestors(RegistrationKey(type, name: name))
+        guard let found else {
             return try resolveUnregistered(type, name: name, resolver: self)
         }
-        return try makeTopLevel(entry, owner: owner, argument: nil)
+        return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: nil)
     }
 
     /// Returns the service registered for `type` under `name` whose factory takes an
@@ -82,30 +90,40 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
     public func resolve<Service, Argument>(
         _ type: Service.Type, name: String? = nil, argument: Argument
     ) throws -> Service {
-        guard let (entry, owner) = lookup(type, name: name, argument: Argument.self) else {
+        do {
+            let (entry, owner) = try entry(type, name: name, argument: Argument.self)
+            return try makeTopLevel(entry, owner: owner, argument: argument)
+        } catch is LookupMiss {
             return try resolveUnregistered(type, name: name, argument: argument, resolver: self)
         }
-        return try makeTopLevel(entry, owner: owner, argument: argument)
     }
 
     /// Returns the service registered for `type` under `name`, or `nil` when there is no such
     /// registration here or in an ancestor. Every other failure (a missing dependency, a
     /// cycle, a factory's error) still throws.
     public func resolveIfRegistered<Service>(_ type: Service.Type, name: String? = nil) throws -> Service? {
-        guard let (entry, owner) = lookup(type, name: name) else {
+        let (found, owner) = lookup(type, name: name)
+        guard let found else {
             return try makeWrapper(type, name: name, resolver: self)
         }
-        return try makeTopLevel(entry, owner: owner, argument: nil)
+        return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: nil)
     }
 
     /// As ``resolveIfRegistered(_:name:)``, for a registration whose factory takes an `Argument`.
     public func resolveIfRegistered<Service, Argument>(
         _ type: Service.Type, name: String? = nil, argument: Argument
     ) throws -> Service? {
-        guard let (entry, owner) = lookup(type, name: name, argument: Argument.self) else {
+        let (found, owner) = lookup(type, name: name, argument: Argument.self)
+        guard let found else {
             return try makeWrapper(type, name: name, argument: argument, resolver: self)
         }
-        return try makeTopLevel(entry, owner: owner, argument: argument)
+        return try makeTopLevel(unsafeDowncast(found, to: Entry<Service>.self), owner: owner, argument: argument)
+    }
+
+    /// Returns the unnamed service registered for `type`, or `nil` when none is registered
+    /// (Swinject's optional `resolve`); every other failure throws.
+    public func resolve<Service>(_ type: Service?.Type) throws -> Service? {
+        try resolveIfRegistered(Service.self, name: nil)
     }
 
     /// Every registration of this container (not its ancestors'), one a line, sorted.

@@ -32,17 +32,13 @@ extension Provider: Sendable where Service: Sendable {}
 extension Provider: ResolvableWrapper {
     static var wrappedType: Any.Type { Service.self }
 
-    static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self? {
-        guard container.isRegistered(Service.self, name: name, argument: nil) else {
-            return nil
-        }
+    static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self {
+        try WrappedMissing.check(Service.self, in: container, name: name, argument: nil)
         return Provider { try resolver.resolve(Service.self, name: name) }
     }
 
-    static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self? {
-        guard container.isRegistered(Service.self, name: name, argument: ObjectIdentifier(Argument.self)) else {
-            return nil
-        }
+    static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self {
+        try WrappedMissing.check(Service.self, in: container, name: name, argument: ObjectIdentifier(Argument.self))
         let captured = CapturedArgument(value: argument)
         return Provider { try resolver.resolve(Service.self, name: name, argument: captured.value) }
     }

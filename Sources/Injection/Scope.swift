@@ -115,10 +115,13 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
         kind != .transient && kind != .graph
     }
 
+    /// Two scopes are equal when they are the same built-in scope or the same custom one (made
+    /// by the same `init`, not merely with the same name).
     public static func == (lhs: Scope, rhs: Scope) -> Bool {
         lhs.kind == rhs.kind
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
     }

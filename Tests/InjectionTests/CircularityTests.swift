@@ -17,7 +17,27 @@ struct CircularityTests {
     final class NodeA { var b: NodeB?; init(b: NodeB? = nil) { self.b = b } }
     final class NodeB { var c: NodeC?; init(c: NodeC? = nil) { self.c = c } }
     final class NodeC { var a: NodeA?; var d: NodeD?; init(d: NodeD? = nil) { self.d = d } }
-    final class NodeD { var b: NodeB?; var c: NodeC? }
+    final class NodeD { var a: NodeA?; var b: NodeB?; var c: NodeC? }
+
+    /// D, made with no dependencies, links back to B and C through properties.
+    private func registerNodeDLinkingBack(in container: Container) {
+        container.register(NodeD.self) { _ in NodeD() }
+            .initCompleted { r, d in
+                d.b = try r.resolve(NodeB.self)
+                d.c = try r.resolve(NodeC.self)
+            }
+    }
+
+    /// Swinject's checks: every link found from A leads back to the graph's one instance.
+    private func expectFourNodesLinked(_ a: NodeA) throws {
+        let b = try #require(a.b)
+        let c = try #require(b.c)
+        let d = try #require(c.d)
+
+        #expect(c.a === a)
+        #expect(d.b === b)
+        #expect(d.c === c)
+    }
 
     @Test
     func parentAndChildThroughTwoProperties() throws {
@@ -54,22 +74,11 @@ struct CircularityTests {
         container.register(NodeB.self) { r in NodeB(c: try r.resolve(NodeC.self)) }
         container.register(NodeC.self) { r in NodeC(d: try r.resolve(NodeD.self)) }
             .initCompleted { r, c in c.a = try r.resolve(NodeA.self) }
-        container.register(NodeD.self) { _ in NodeD() }
-            .initCompleted { r, d in
-                d.b = try r.resolve(NodeB.self)
-                d.c = try r.resolve(NodeC.self)
-            }
+        registerNodeDLinkingBack(in: container)
 
         // D's property asks for B while B's initializer still waits for C: B's factory runs
         // again (Swinject's way), and the first instance made is the graph's.
-        let a = try container.resolve(NodeA.self)
-        let b = try #require(a.b)
-        let c = try #require(b.c)
-        let d = try #require(c.d)
-
-        #expect(c.a === a)
-        #expect(d.b === b)
-        #expect(d.c === c)
+        try expectFourNodesLinked(try container.resolve(NodeA.self))
     }
 
     @Test
@@ -84,20 +93,9 @@ struct CircularityTests {
                 c.a = try r.resolve(NodeA.self)
                 c.d = try r.resolve(NodeD.self)
             }
-        container.register(NodeD.self) { _ in NodeD() }
-            .initCompleted { r, d in
-                d.b = try r.resolve(NodeB.self)
-                d.c = try r.resolve(NodeC.self)
-            }
+        registerNodeDLinkingBack(in: container)
 
-        let a = try container.resolve(NodeA.self)
-        let b = try #require(a.b)
-        let c = try #require(b.c)
-        let d = try #require(c.d)
-
-        #expect(c.a === a)
-        #expect(d.b === b)
-        #expect(d.c === c)
+        try expectFourNodesLinked(try container.resolve(NodeA.self))
     }
 
     @Test
@@ -115,6 +113,22 @@ struct CircularityTests {
         let c = try #require(d.c)
 
         #expect(c.d === d)
+    }
+
+    @Test
+    func resolvedFromATheCycleClosesThroughDsPropertyToA() throws {
+        let container = Container()
+        container.register(NodeA.self) { r in NodeA(b: try r.resolve(NodeB.self)) }
+        container.register(NodeB.self) { r in NodeB(c: try r.resolve(NodeC.self)) }
+        container.register(NodeC.self) { r in NodeC(d: try r.resolve(NodeD.self)) }
+        container.register(NodeD.self) { _ in NodeD() }
+            .initCompleted { r, d in d.a = try r.resolve(NodeA.self) }
+
+        let a = try container.resolve(NodeA.self)
+        let d = try #require(a.b?.c?.d)
+
+        // A, B and C were made again to close it; the graph keeps one of each, linked.
+        #expect(d.a === a)
     }
 
     @Test

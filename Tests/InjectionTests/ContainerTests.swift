@@ -191,4 +191,24 @@ struct ContainerTests {
         #expect(try variadic.resolve(PriceFetcher.self, name: "only first").source == "first")
         #expect(try array.resolve(PriceFetcher.self).source == "first")
     }
+
+    @Test
+    func registeringClosureRegistersAtInit() throws {
+        let container = Container(defaultScope: .singleton) { c in
+            c.register(Dependency.self) { _ in Dependency() }
+        }
+
+        #expect(try container.resolve(Dependency.self) === container.resolve(Dependency.self))
+    }
+
+    @Test
+    func synchronizeIsTheContainerItself() throws {
+        let container = Container()
+        container.register(PriceFetcher.self) { _ in StubFetcher(source: "same") }
+
+        let resolver = container.synchronize()
+
+        #expect(isSameInstance(resolver, container))
+        #expect(try resolver.resolve(PriceFetcher.self).source == "same")
+    }
 }

@@ -174,21 +174,14 @@ struct ResolverScopeTests {
     }
 
     @Test
-    func sharedIsKeptWhileHeld() throws {
-        let container = Container()
-        let made = Counter()
-        container.register {
-            made.increment()
-            return Dependency()
-        }
-        .scope(.shared)
-        var held: Dependency? = try container.resolve(Dependency.self)
-
-        #expect(try container.resolve(Dependency.self) === held)
-        #expect(made.count == 1)
-        held = nil
-        _ = try container.resolve(Dependency.self)
-        #expect(made.count == 2)
+    func resolversAndSwinjectsNamesAreTheSameScopes() {
+        #expect(Scope.application == .singleton)
+        #expect(Scope.container == .singleton)
+        #expect(Scope.shared == .weak)
+        #expect(Scope.unique == .transient)
+        #expect(UnsharedScope.unique == .transient)
+        #expect(Scope.cached != .singleton)
+        #expect(Scope(name: "cached") != .cached)
     }
 
     @Test

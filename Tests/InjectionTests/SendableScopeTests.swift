@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 
@@ -28,6 +29,12 @@ struct SendableScopeTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        // Bounded: a type checker that hangs is stopped after two minutes, and the test fails.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) {
+            if process.isRunning {
+                process.terminate()
+            }
+        }
         let output = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return process.terminationStatus == 0 ? "" : String(decoding: output, as: UTF8.self)

@@ -3,25 +3,47 @@ import ConcurrencyHelpers
 extension Container {
     /// Finds the registration for `type` and `name` that takes no argument, here or in the
     /// nearest ancestor, with the ancestor that holds it, or `nil` when this container does
-    /// (sparing a retain on the hot path); `nil` when there is none.
-    func lookup<Service>(_ type: Service.Type, name: String?) -> (Entry<Service>, Container?)? {
+    /// (sparing a retain on the hot path); `entry` is `nil` when there is none.
+    ///
+    /// Untyped: an optional of a type generic over `Service` would make the runtime look its
+    /// metadata up on every call. The entry under the key of type `S` is an `Entry<S>`
+    /// (`register` and `implements` store nothing else), so callers downcast it unchecked.
+    @inline(__always)
+    func lookup<Service>(_ type: Service.Type, name: String?) -> (entry: (any ServiceEntry)?, owner: Container?) {
         // Most lookups hit the container asked, so that case avoids the loop's bookkeeping.
         if let entry = entries.withLock({ $0[ObjectIdentifier(type), name] }) {
-            // Safe: `register` and `implements` store only `Entry<S>` under a key of type `S`.
-            return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+            return (entry, nil)
         }
         let key = RegistrationKey(type, name: name)
         return lookupInAncestors { $0[key] }
     }
 
-    /// Finds the registration for `type` and `name` whose factory takes an `Argument`, as
-    /// ``lookup(_:name:)`` does.
-    func lookup<Service, Argument>(
+    /// The registration for `type` and `name` whose factory takes an `Argument`, typed, and
+    /// ``LookupMiss`` when there is none: destructured inside the caller's `do`, this shape
+    /// costs no retain beyond the lookup's (a tuple of optionals cost two a resolve).
+    @inline(__always)
+    func entry<Service, Argument>(
         _ type: Service.Type, name: String?, argument: Argument.Type
-    ) -> (Entry<Service>, Container?)? {
+    ) throws(LookupMiss) -> (Entry<Service>, Container?) {
         let (id, argumentID) = (ObjectIdentifier(type), ObjectIdentifier(argument))
         if let entry = entries.withLock({ $0[id, name, argument: argumentID] }) {
             return (unsafeDowncast(entry, to: Entry<Service>.self), nil)
+        }
+        guard case let (entry?, owner) = lookupInAncestors({ $0[id, name, argument: argumentID] }) else {
+            throw LookupMiss()
+        }
+        return (unsafeDowncast(entry, to: Entry<Service>.self), owner)
+    }
+
+    /// Finds the registration for `type` and `name` whose factory takes an `Argument`, as
+    /// ``lookup(_:name:)`` does.
+    @inline(__always)
+    func lookup<Service, Argument>(
+        _ type: Service.Type, name: String?, argument: Argument.Type
+    ) -> (entry: (any ServiceEntry)?, owner: Container?) {
+        let (id, argumentID) = (ObjectIdentifier(type), ObjectIdentifier(argument))
+        if let entry = entries.withLock({ $0[id, name, argument: argumentID] }) {
+            return (entry, nil)
         }
         return lookupInAncestors { $0[id, name, argument: argumentID] }
     }
@@ -30,28 +52,38 @@ extension Container {
     /// (Untyped: an optional of a type generic over `Service` would make the runtime look its
     /// metadata up on every call.)
     @inline(__always)
-    func retainedLookup<Service>(_ type: Service.Type, name: String?) -> (UnsafeRawPointer, Container?)? {
+    func retainedLookup<Service>(_ type: Service.Type, name: String?) -> (address: UnsafeRawPointer?, owner: Container?) {
         if let address = entries.withLock({ $0.retainedAddress(ObjectIdentifier(type), name) }) {
             return (address, nil)
         }
-        let key = RegistrationKey(type, name: name)
-        guard let (entry, owner): (Entry<Service>, Container?) = lookupInAncestors({ $0[key] }) else {
-            return nil
-        }
-        return (UnsafeRawPointer(Unmanaged.passRetained(entry).toOpaque()), owner)
+        return retainedLookupInAncestors(RegistrationKey(type, name: name))
     }
 
-    private func lookupInAncestors<Service>(
+    @inline(never)
+    private func retainedLookupInAncestors(_ key: RegistrationKey) -> (address: UnsafeRawPointer?, owner: Container?) {
+        guard case let (entry?, owner) = lookupInAncestors({ $0[key] }) else {
+            return (nil, nil)
+        }
+        return (UnsafeRawPointer(Unmanaged<AnyObject>.passRetained(entry).toOpaque()), owner)
+    }
+
+    /// The registration under `key` in the nearest ancestor that has one, and that ancestor.
+    @inline(never)
+    func lookupInAncestors(_ key: RegistrationKey) -> (entry: (any ServiceEntry)?, owner: Container?) {
+        lookupInAncestors { $0[key] }
+    }
+
+    private func lookupInAncestors(
         _ find: (RegistrationTable) -> (any ServiceEntry)?
-    ) -> (Entry<Service>, Container?)? {
+    ) -> (entry: (any ServiceEntry)?, owner: Container?) {
         var container = parent
         while let current = container {
             if let entry = current.entries.withLock({ find($0) }) {
-                return (unsafeDowncast(entry, to: Entry<Service>.self), current)
+                return (entry, current)
             }
             container = current.parent
         }
-        return nil
+        return (nil, nil)
     }
 
     func add<Service>(_ entry: Entry<Service>, name: String?) {
@@ -79,25 +111,28 @@ extension Container {
     /// Resolves a type nothing is registered for: a ``Lazy``, ``Provider`` or `Optional` of a
     /// registered type, or else the missing-registration error.
     func resolveUnregistered<Service>(_ type: Service.Type, name: String?, resolver: any Resolver) throws -> Service {
-        if let wrapper = try makeWrapper(type, name: name, resolver: resolver) {
-            return wrapper
+        guard let wrapper = type as? any ResolvableWrapper.Type else {
+            throw missingRegistration(type, name: name, given: nil)
         }
-        throw missingRegistration(Self.wrappedType(type), name: name, given: nil)
-    }
-
-    /// What a missing `type` is reported as: the type a ``Lazy`` or ``Provider`` wraps.
-    private static func wrappedType(_ type: Any.Type) -> Any.Type {
-        (type as? any ResolvableWrapper.Type)?.wrappedType ?? type
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name)
+        } catch is WrappedMissing {
+            throw missingRegistration(wrapper.wrappedType, name: name, given: nil)
+        }
     }
 
     /// As ``resolveUnregistered(_:name:resolver:)``, passing `argument` on.
     func resolveUnregistered<Service, Argument>(
         _ type: Service.Type, name: String?, argument: Argument, resolver: any Resolver
     ) throws -> Service {
-        if let wrapper = try makeWrapper(type, name: name, argument: argument, resolver: resolver) {
-            return wrapper
+        guard let wrapper = type as? any ResolvableWrapper.Type else {
+            throw missingRegistration(type, name: name, given: GivenArgument(argument))
         }
-        throw missingRegistration(Self.wrappedType(type), name: name, given: GivenArgument(argument))
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name, argument: argument)
+        } catch is WrappedMissing {
+            throw missingRegistration(wrapper.wrappedType, name: name, given: GivenArgument(argument))
+        }
     }
 
     /// A ``Lazy``, ``Provider`` or `Optional` of a type registered under `name`; `nil` when
@@ -106,7 +141,11 @@ extension Container {
         guard let wrapper = type as? any ResolvableWrapper.Type else {
             return nil
         }
-        return try wrapper.make(resolver: resolver, container: self, name: name) as? Service
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name)
+        } catch is WrappedMissing {
+            return nil
+        }
     }
 
     /// As ``makeWrapper(_:name:resolver:)``, passing `argument` on.
@@ -116,7 +155,28 @@ extension Container {
         guard let wrapper = type as? any ResolvableWrapper.Type else {
             return nil
         }
-        return try wrapper.make(resolver: resolver, container: self, name: name, argument: argument) as? Service
+        do {
+            return try Self.make(wrapper, as: type, resolver: resolver, container: self, name: name, argument: argument)
+        } catch is WrappedMissing {
+            return nil
+        }
+    }
+
+    /// `Wrapper.make`, returned as `Service`, which it is: a cast would cost a dynamic check.
+    private static func make<Wrapper: ResolvableWrapper, Service>(
+        _ wrapper: Wrapper.Type, as type: Service.Type, resolver: any Resolver, container: Container, name: String?
+    ) throws -> Service {
+        precondition(Wrapper.self == Service.self)
+        return unsafeBitCast(try Wrapper.make(resolver: resolver, container: container, name: name), to: Service.self)
+    }
+
+    private static func make<Wrapper: ResolvableWrapper, Service, Argument>(
+        _ wrapper: Wrapper.Type, as type: Service.Type, resolver: any Resolver, container: Container, name: String?,
+        argument: Argument
+    ) throws -> Service {
+        precondition(Wrapper.self == Service.self)
+        let made = try Wrapper.make(resolver: resolver, container: container, name: name, argument: argument)
+        return unsafeBitCast(made, to: Service.self)
     }
 
     /// The error for a resolve of `type` under `name` with `given` (`nil` for no argument)
@@ -143,3 +203,6 @@ extension Container {
             typeName: typeName(type), name: name, registeredNames: names(forTypeID: id), hasUnnamed: hasUnnamed)
     }
 }
+
+/// Nothing is registered under the key looked up: the caller tries a wrapper, or reports it.
+struct LookupMiss: Error {}

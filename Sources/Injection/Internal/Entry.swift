@@ -41,6 +41,7 @@ final class Entry<Service>: ServiceEntry {
     /// "PriceFetcher(named 'file')", for dependency paths.
     var pathName: String { Injection.pathName(typeName: typeName(Service.self), name: name) }
     let scope: Scope
+    let keepsGraphInstance: Bool
     /// `nil` when the factory takes no argument.
     let argument: ArgumentType?
     var argumentType: ArgumentType? { argument }
@@ -53,6 +54,8 @@ final class Entry<Service>: ServiceEntry {
     let make: (@Sendable (Resolution, Container?, Any?) throws -> Service)?
     /// Runs after the factory, in the same resolution (Swinject's `initCompleted`).
     let initCompleted: (@Sendable (any Resolver, Service) throws -> Void)?
+    /// Whether there is one: testing the closure for `nil` loads, and so retains, it.
+    let hasInitCompleted: Bool
     /// Where a shared-scope instance is kept; `nil` for transient and graph.
     let cache: (any InstanceCache<Service>)?
     /// The address of an emptied ``Resolution`` rooted at this entry, retained, kept for the
@@ -64,10 +67,12 @@ final class Entry<Service>: ServiceEntry {
         precondition((definition.factory == nil) != (definition.make == nil), "an entry has exactly one way to make its service")
         self.definition = definition
         scope = definition.scope
+        keepsGraphInstance = definition.scope.kind == .graph && definition.argument == nil
         argument = definition.argument
         factory = definition.factory
         make = definition.make
         initCompleted = definition.initCompleted
+        hasInitCompleted = definition.initCompleted != nil
         self.cache = cache
     }
 

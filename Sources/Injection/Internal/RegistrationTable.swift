@@ -10,14 +10,16 @@ struct RegistrationTable: Sendable {
         var type: ObjectIdentifier?
         var unnamed: (any ServiceEntry)?
         var named: [String: any ServiceEntry] = [:]
-        /// Registrations whose factory takes arguments, by name and argument type: a type and
-        /// name may have several, told apart by what is passed at resolve time.
-        var withArguments: [ArgumentKey: any ServiceEntry] = [:]
+        /// Registrations whose factory takes arguments: a type and name may have several,
+        /// told apart by what is passed at resolve time. A list searched in order, as a type
+        /// has few of them and comparing two identities beats hashing a key.
+        var withArguments: [ArgumentSlot] = []
     }
 
-    private struct ArgumentKey: Hashable, Sendable {
-        let name: String?
+    private struct ArgumentSlot: Sendable {
         let argument: ObjectIdentifier
+        let name: String?
+        var entry: any ServiceEntry
     }
 
     /// Open addressing with linear probing; the count is a power of two, at most half used.
@@ -47,10 +49,13 @@ struct RegistrationTable: Sendable {
     /// `argument` identifies, if any.
     @inline(__always)
     subscript(type: ObjectIdentifier, name: String?, argument argument: ObjectIdentifier) -> (any ServiceEntry)? {
-        guard let index = index(of: type), !buckets[index].withArguments.isEmpty else {
+        guard let index = index(of: type) else {
             return nil
         }
-        return buckets[index].withArguments[ArgumentKey(name: name, argument: argument)]
+        for slot in buckets[index].withArguments where slot.argument == argument && slot.name == name {
+            return slot.entry
+        }
+        return nil
     }
 
     /// The argument types the registrations for `type` under `name` take (`nil` for none).
@@ -60,14 +65,14 @@ struct RegistrationTable: Sendable {
         }
         let bucket = buckets[index]
         let plain: (any ServiceEntry)? = name.map { bucket.named[$0] } ?? bucket.unnamed
-        let taking = bucket.withArguments.filter { $0.key.name == name }.values.compactMap(\.argumentType)
+        let taking = bucket.withArguments.filter { $0.name == name }.compactMap(\.entry.argumentType)
         return (plain == nil ? [] : [nil]) + taking.sorted { $0.name < $1.name }
     }
 
     /// Every registration, in no particular order.
     var allEntries: [any ServiceEntry] {
         buckets.flatMap { bucket -> [any ServiceEntry] in
-            [bucket.unnamed].compactMap { $0 } + Array(bucket.named.values) + Array(bucket.withArguments.values)
+            [bucket.unnamed].compactMap { $0 } + Array(bucket.named.values) + bucket.withArguments.map(\.entry)
         }
     }
 
@@ -97,7 +102,12 @@ struct RegistrationTable: Sendable {
     mutating func insert(_ entry: any ServiceEntry, for key: RegistrationKey) {
         let index = index(of: key.type) ?? addBucket(for: key.type)
         if let argument = entry.argumentType {
-            buckets[index].withArguments[ArgumentKey(name: key.name, argument: argument.id)] = entry
+            let slot = ArgumentSlot(argument: argument.id, name: key.name, entry: entry)
+            if let existing = buckets[index].withArguments.firstIndex(where: { $0.argument == argument.id && $0.name == key.name }) {
+                buckets[index].withArguments[existing] = slot
+            } else {
+                buckets[index].withArguments.append(slot)
+            }
         } else if let name = key.name {
             // Kept at most a quarter full: `Dictionary` probes linearly and compares every
             // string it meets, and at its default three-quarters load some process's random
@@ -115,13 +125,13 @@ struct RegistrationTable: Sendable {
 
     /// Whether an unnamed registration for `type` exists.
     func hasUnnamed(_ type: ObjectIdentifier) -> Bool {
-        index(of: type).map { buckets[$0].unnamed != nil || buckets[$0].withArguments.keys.contains { $0.name == nil } } ?? false
+        index(of: type).map { buckets[$0].unnamed != nil || buckets[$0].withArguments.contains { $0.name == nil } } ?? false
     }
 
     /// The names registered for `type`, in no particular order, with repeats when several
     /// registrations of one name take different arguments.
     func names(of type: ObjectIdentifier) -> [String] {
-        index(of: type).map { Array(buckets[$0].named.keys) + buckets[$0].withArguments.keys.compactMap(\.name) } ?? []
+        index(of: type).map { Array(buckets[$0].named.keys) + buckets[$0].withArguments.compactMap(\.name) } ?? []
     }
 
     @inline(__always)

@@ -138,23 +138,23 @@ final class Resolution: Resolver {
                     // A cycle through a property made the root again, and the graph holds that one.
                     return made as! Service
                 }
-                if entry.initCompleted != nil {
+                if entry.hasInitCompleted {
                     try $0.completeRoot(entry, instance)
                 }
                 return instance
             }
         } catch {
-            finish(resolution, entry: entry, origin: origin, instance: nil)
+            finish(resolution, entry: entry, origin: origin, shared: nil)
             throw error
         }
-        finish(resolution, entry: entry, origin: origin, instance: instance)
+        finish(resolution, entry: entry, origin: origin, shared: instance)
         return instance
     }
 
     /// Runs the root's `initCompleted`, with its instance visible to the resolves it makes,
     /// so that a property can close a cycle back to it.
     private func completeRoot<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
-        if entry.scope != .transient && entry.argument == nil {
+        if entry.scope.kind != .transient && entry.argument == nil {
             hasRecords.store(true, ordering: .releasing)
             state.withLock { $0.rootInstance = GraphInstance(value: instance) }
         }
@@ -191,8 +191,11 @@ final class Resolution: Resolver {
     /// Parks `resolution`, emptied, as `entry`'s spare when nothing else holds it; otherwise
     /// lets it keep its origin and root alive for whoever does.
     @inline(__always)
+    ///
+    /// `shared` is the root's instance, `nil` after a failure. (`Any?`, not `Service?`:
+    /// generic code would look the metadata of `Service?` up on every resolve.)
     private static func finish<Service>(
-        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, instance: Service?
+        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, shared: @autoclosure () -> Any?
     ) {
         var resolution = resolution
         if isKnownUniquelyReferenced(&resolution) {
@@ -201,8 +204,8 @@ final class Resolution: Resolver {
             }
         } else {
             // A graph root stays the graph's: a `Lazy` made in it that resolves the root gets it.
-            let shared = entry.scope == .graph && entry.argument == nil ? instance.map { GraphInstance(value: $0) } : nil
-            resolution.keep(origin: origin, root: entry, instance: shared)
+            let instance = entry.keepsGraphInstance ? shared().map { GraphInstance(value: $0) } : nil
+            resolution.keep(origin: origin, root: entry, instance: instance)
         }
     }
 
@@ -213,14 +216,18 @@ final class Resolution: Resolver {
             return true
         }
         hasRecords.store(false, ordering: .releasing)
+        // Only an `initCompleted` sets the root's instance (directly or through a rerun).
+        let hadCompletions = hasCompletions.load(ordering: .acquiring)
         return state.withLock { state in
             for index in state.records.indices {
                 Record.releaseEntry(state.records[index].id)
             }
             state.records.removeAll(keepingCapacity: true)
-            state.rootInstance = nil
             state.clock = 0
-            hasCompletions.store(false, ordering: .releasing)
+            if hadCompletions {
+                state.rootInstance = nil
+                hasCompletions.store(false, ordering: .releasing)
+            }
             return state.records.capacity <= 32
         }
     }
@@ -230,7 +237,7 @@ final class Resolution: Resolver {
             state.kept = (origin, root)
             state.isFinished = true
             state.rootInstance = instance ?? state.rootInstance
-            if instance == nil && root.scope != .graph {
+            if instance == nil && !root.keepsGraphInstance {
                 state.rootInstance = nil
             }
         }
@@ -239,7 +246,7 @@ final class Resolution: Resolver {
     /// Where the root stands: its shared instance if it has one, otherwise whether its
     /// factory (or `initCompleted`) is still running.
     func rootState() -> ChainState {
-        let isRerunnable = root.scope == .graph && root.argumentType == nil
+        let isRerunnable = root.keepsGraphInstance
         return state.withLock { state in
             if let instance = state.rootInstance {
                 return .made(instance.value)
@@ -267,7 +274,10 @@ final class Resolution: Resolver {
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
         // Retained by the lookup; the reference is handed to the entry's record, or released.
-        guard let (address, owner) = withOrigin({ $0.retainedLookup(type, name: name) }) else {
+        // A miss returns no address rather than throwing: a boxed error and the cast to catch
+        // it cost more than the lookups of a `Lazy` resolve.
+        let (found, owner) = withOrigin { $0.retainedLookup(type, name: name) }
+        guard let address = found else {
             return try withOrigin { try $0.resolveUnregistered(type, name: name, resolver: self) }
         }
         var isTakenOver = false
@@ -282,34 +292,26 @@ final class Resolution: Resolver {
     }
 
     func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        guard let (entry, owner) = withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) else {
+        do {
+            let (entry, owner) = try withOrigin { try $0.entry(type, name: name, argument: Argument.self) }
+            return try checkedInstance(of: entry, owner: owner, argument: argument)
+        } catch is LookupMiss {
             return try withOrigin { try $0.resolveUnregistered(type, name: name, argument: argument, resolver: self) }
         }
-        return try checkedInstance(of: entry, owner: owner, argument: argument)
     }
 
     func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service? {
-        guard withOrigin({ $0.lookup(type, name: name) }) != nil else {
+        guard withOrigin({ $0.lookup(type, name: name) }).entry != nil else {
             return try withOrigin { try $0.makeWrapper(type, name: name, resolver: self) }
         }
         return try resolve(type, name: name)
     }
 
     func resolveIfRegistered<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service? {
-        guard withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }) != nil else {
+        guard withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }).entry != nil else {
             return try withOrigin { try $0.makeWrapper(type, name: name, argument: argument, resolver: self) }
         }
         return try resolve(type, name: name, argument: argument)
-    }
-
-    /// Whether `type` under `name`, taking `argument` (`nil` for none), can be resolved here.
-    func isRegistered<Service>(_ type: Service.Type, name: String?, argument: ObjectIdentifier?) -> Bool {
-        withOrigin { $0.isRegistered(type, name: name, argument: argument) }
-    }
-
-    /// The error for a missing registration, as the origin reports it.
-    func missing<Service>(_ type: Service.Type, name: String?, given: GivenArgument?) -> ResolutionError {
-        withOrigin { $0.missingRegistration(type, name: name, given: given) }
     }
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
@@ -364,23 +366,14 @@ final class Resolution: Resolver {
                 return try Resolution.resolve(entry, origin: origin, parent: self, owner: nil, argument: argument)
             }
         }
-        if entry === root {
-            switch rootState() {
-            case .absent:
-                break
-            case .inProgress:
-                throw cycle(closingWith: entry)
-            case .made(let instance):
-                return instance as! Service
-            case .rerun:
-                return try rerunRoot(entry, owner: owner)
-            }
+        if entry === root, !isRootDone() {
+            return try rootAgain(entry, owner: owner)
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
         // generic value-witness calls on every resolve, not only those that share one.
         let id = ObjectIdentifier(entry)
-        let keep = entry.scope == .graph && entry.argument == nil
+        let keep = entry.keepsGraphInstance
         let start = state.withLock { state -> Int in
             for index in state.records.indices where state.records[index].id == id {
                 switch state.records[index].phase {
@@ -412,14 +405,7 @@ final class Resolution: Resolver {
             return state.records.count - 1
         }
         if start < 0 {
-            if start == Self.cycleFound {
-                throw cycle(closingWith: entry)
-            }
-            let (index, isRerun) = Self.decode(start)
-            if isRerun {
-                return try rerun(entry, owner: owner, at: index)
-            }
-            return sharedInstance(at: index) as! Service
+            return try existing(entry, owner: owner, found: start)
         }
         let instance: Service
         do {
@@ -428,8 +414,10 @@ final class Resolution: Resolver {
             state.withLock { $0.records[start].phase = .done }
             throw error
         }
+        // Only a rerun, which only an `initCompleted` starts, makes a record meanwhile.
+        let mayHaveRerun = keep && hasCompletions.load(ordering: .acquiring)
         let madeMeanwhile = state.withLock { state -> Bool in
-            if keep, case .made = state.records[start].phase {
+            if mayHaveRerun, case .made = state.records[start].phase {
                 return true
             }
             state.records[start].phase = keep ? .made(GraphInstance(value: instance)) : .done
@@ -439,10 +427,44 @@ final class Resolution: Resolver {
             // A rerun closing a cycle through a property made it; the graph holds that one.
             return sharedInstance(at: start) as! Service
         }
-        if entry.initCompleted != nil {
+        if entry.hasInitCompleted {
             try complete(entry, instance)
         }
         return instance
+    }
+
+    /// The root asked for again before its resolve finished: its instance while its
+    /// `initCompleted` runs, a rerun to close a cycle through a property, or the cycle's error.
+    /// (Out of line, as every rare path here: the common path stays small enough to inline.)
+    @inline(never)
+    private func rootAgain<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
+        switch rootState() {
+        case .absent, .inProgress:
+            throw cycle(closingWith: entry)
+        case .made(let instance):
+            return instance as! Service
+        case .rerun:
+            return try rerunRoot(entry, owner: owner)
+        }
+    }
+
+    /// True once the top-level resolve returned, leaving no instance to share (a transient
+    /// root that a `Lazy` resolves later, through this resolution, is made anew).
+    private func isRootDone() -> Bool {
+        state.withLock { $0.isFinished && $0.rootInstance == nil }
+    }
+
+    /// An entry already recorded in this resolution: shared, rerun, or a cycle.
+    @inline(never)
+    private func existing<Service>(_ entry: Entry<Service>, owner: Container?, found: Int) throws -> Service {
+        if found == Self.cycleFound {
+            throw cycle(closingWith: entry)
+        }
+        let (index, isRerun) = Self.decode(found)
+        if isRerun {
+            return try rerun(entry, owner: owner, at: index)
+        }
+        return sharedInstance(at: index) as! Service
     }
 
     /// Runs the factory of `entry`, in progress further up, again: an `initCompleted` that
