@@ -5,8 +5,78 @@ public enum ISO8601Timestamp {
     /// Parses `2026-11-20T12:00:00Z`, `2026-11-20T12:00:00.250Z` or with an offset such as `+01:00`;
     /// `nil` for anything else, or a date outside ``validRange``.
     public static func parse(_ text: String) -> Date? {
+        if let date = parseCommonForm(text) { return date }
         let date = (try? Date.ISO8601FormatStyle().parse(text)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
         return date.flatMap { isValid($0) ? $0 : nil }
+    }
+
+    /// The forms quotes carry, by arithmetic: `YYYY-MM-DDTHH:MM:SS`, then `.` and 1 to 3
+    /// digits or none, then `Z` or `±HH:MM` (under 18 hours, Foundation's limit), for years 1583 to 9999 and real dates.
+    /// `nil` for anything else, which ``parse(_:)`` hands to Foundation's parser: setting
+    /// up its calendar and time zone costs every process that reads a timestamp more
+    /// than half a millisecond (and a read of /etc/localtime). Where both accept a text,
+    /// they give the same date (ISO8601TimestampTests compares them).
+    static func parseCommonForm(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 29 else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for index in start..<(start + count) {
+                let byte = bytes[index]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            return value
+        }
+        guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              year >= 1583, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        var index = 19
+        var milliseconds: Int64 = 0
+        if bytes[index] == 0x2E {
+            var digits = 0
+            index += 1
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                guard digits < 3 else { return nil }
+                milliseconds = milliseconds * 10 + Int64(bytes[index] - 0x30)
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<3 { milliseconds *= 10 }
+        }
+        var offset: Int64 = 0
+        if index == bytes.count - 1, bytes[index] == 0x5A {
+            offset = 0
+        } else if index == bytes.count - 6, bytes[index] == 0x2B || bytes[index] == 0x2D, bytes[index + 3] == 0x3A,
+                  let hours = number(index + 1, 2), let minutes = number(index + 4, 2), hours <= 17, minutes <= 59 {
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == 0x2B ? 1 : -1)
+        } else {
+            return nil
+        }
+        let seconds = daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
+        let date = Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(milliseconds) / 1000)
+        return isValid(date) ? date : nil
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The dates a quote may carry: years 0001 to 9999, what ISO 8601 writes with four digits.

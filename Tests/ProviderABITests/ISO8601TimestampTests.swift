@@ -1,5 +1,5 @@
 import Foundation
-import ProviderABI
+@testable import ProviderABI
 import Testing
 
 struct ISO8601TimestampTests {
@@ -82,5 +82,54 @@ private struct SplitMix64 {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+}
+
+extension ISO8601TimestampTests {
+    /// The arithmetic parser and Foundation's give the same date wherever the arithmetic
+    /// one answers; what it declines goes to Foundation's. Seeded, bounded: 3,000 texts.
+    @Test func theArithmeticParserAgreesWithFoundations() {
+        var seedState: UInt64 = 0x5EED_1508
+        func draw(_ bound: Int) -> Int {
+            seedState = seedState &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seedState >> 33) % UInt64(bound))
+        }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var answered = 0
+        for _ in 0..<3_000 {
+            let year = [1583, 1600, 1900, 1970, 2000, 2024, 2026, 9999][draw(8)] + (draw(4) == 0 ? draw(50) : 0)
+            let month = 1 + draw(12)
+            let day = 1 + draw(draw(10) == 0 ? 31 : 28)
+            var text = "\(min(year, 9999))-\(two(month))-\(two(day))T\(two(draw(24))):\(two(draw(60))):\(two(draw(draw(20) == 0 ? 61 : 60)))"
+            switch draw(5) {
+            case 0: text += "." + String(draw(10))
+            case 1: text += "." + two(draw(100))
+            case 2: text += "." + String(100 + draw(900))
+            default: break
+            }
+            switch draw(4) {
+            case 0: text += (draw(2) == 0 ? "+" : "-") + two(draw(24)) + ":" + two(draw(60))
+            default: text += "Z"
+            }
+            let foundation = (try? Date.ISO8601FormatStyle().parse(text)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+            guard let fast = ISO8601Timestamp.parseCommonForm(text) else { continue }
+            answered += 1
+            guard let foundation else {
+                Issue.record("\(text): the arithmetic parser gives \(fast.timeIntervalSince1970), Foundation's refuses it")
+                continue
+            }
+            #expect(abs(fast.timeIntervalSince1970 - foundation.timeIntervalSince1970) < 0.000_001, "\(text)")
+            #expect(ISO8601Timestamp.format(fast) == ISO8601Timestamp.format(foundation), "\(text)")
+        }
+        #expect(answered > 2_000)
+    }
+
+    @Test func theArithmeticParserDeclinesWhatItDoesNotKnow() {
+        for text in ["2026-11-20T12:00:00", "2026-11-20 12:00:00Z", "2026-02-30T12:00:00Z", "2026-11-20T12:00:60Z",
+                     "1582-12-31T12:00:00Z", "2026-11-20T12:00:00.1234Z", "2026-11-20T12:00:00.Z", "2026-11-20T12:00:00+0100",
+                     "2026-11-20t12:00:00z", "２026-11-20T12:00:00Z"] {
+            #expect(ISO8601Timestamp.parseCommonForm(text) == nil, "\(text)")
+        }
     }
 }
