@@ -8,6 +8,8 @@ struct ServeGeneration: Sendable {
     let container: Container
     let catalog: ProviderCatalog
     let service: QuoteService
+    /// What this instance shares with the fleet through Redis; `nil` without `shared.redis`.
+    var fleet: SharedFleet?
 
     /// Why `/readyz` says not ready: plugins that failed to load, duplicates. Empty when ready.
     var problems: [String] { catalog.report.failures.map(\.description) }
