@@ -20,6 +20,15 @@ struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         var description: String
     }
 
+    /// A URL from its parts.
+    init(host: String, port: UInt16 = 6379, database: Int = 0, user: String? = nil, password: String? = nil) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.user = user
+        self.password = password
+    }
+
     /// The URL without its password: `redis://:***@127.0.0.1:6379/0`.
     var description: String {
         var credentials = ""

@@ -1,0 +1,197 @@
+import Foundation
+import Glibc
+import PriceHostTesting
+import Testing
+
+/// Several `serve` instances sharing one Redis (`shared.redis`): one cache, one fetch
+/// per pair for the fleet, one request budget; and each instance alone when Redis is
+/// gone or holds nonsense. Skips, saying why, when redis-server is not installed.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ServeFleetTests {
+    static let prices = ["BTC": "91234.56", "ETH": "3120.48", "SOL": "142.5", "ADA": "0.61", "XRP": "2.2", "DOT": "7.35"]
+
+    /// An upstream answering Coinbase's spot shape for every asset of ``prices`` (after `delay` seconds).
+    static func upstream(delay: Double = 0) throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer { request, _ in
+            guard let asset = prices.keys.first(where: { request.path.contains("/\($0)-USD/") }) else {
+                return .init(status: 404, body: CoinbaseTests.errors("not_found", "Invalid base currency"))
+            }
+            return .init(body: CoinbaseTests.spot(asset, "USD", prices[asset] ?? ""), delay: delay)
+        }
+    }
+
+    static func sandbox(_ upstream: LoopbackHTTPServer, _ redis: RedisServer, coinbase: String = #""cacheSeconds": 60"#,
+                        shared: String = "") throws -> Sandbox {
+        try Sandbox(config: """
+            {"plugins": ["libCoinbaseProvider.so"],
+             "providers": {"coinbase": {"baseURL": "\(upstream.baseURL)", "maxAttempts": 1, \(coinbase)}},
+             "defaults": {"provider": "coinbase"},
+             "shared": {"redis": "\(redis.url)"\(shared)}}
+            """)
+    }
+
+    /// Redis, or `nil` with the reason printed.
+    static func startRedis() throws -> RedisServer? {
+        guard RedisServer.installed != nil else {
+            print("ServeFleetTests: \(RedisServer.missingReason)")
+            return nil
+        }
+        return try RedisServer()
+    }
+
+    /// Waits (at most 10 s) until `server`'s /readyz says Redis is connected.
+    static func waitUntilShared(_ server: ServeProcess) throws {
+        for _ in 0..<200 {
+            if try server.get("/readyz").body.contains("connected") { return }
+            usleep(50_000)
+        }
+        Issue.record("the instance never connected to redis: \(try server.get("/readyz").body)\n\(server.process.standardError)")
+    }
+
+    /// The value of `name{labels}` in an exposition, 0 when absent.
+    static func sample(_ metrics: String, _ line: String) -> Int {
+        for row in metrics.split(separator: "\n") where row.hasPrefix(line + " ") {
+            return Int(row.dropFirst(line.count + 1)) ?? -1
+        }
+        return 0
+    }
+
+    @Test func twoInstancesAskedByTwoHundredClientsAtOnceMakeOneUpstreamRequest() throws {
+        guard let redis = try Self.startRedis() else { return }
+        // Slow enough that every request arrives while the first fetch is in flight.
+        let upstream = try Self.upstream(delay: 1.5)
+        defer { upstream.stop() }
+        let sandbox = try Self.sandbox(upstream, redis)
+        defer { sandbox.remove() }
+        let servers = try (0..<2).map { _ in try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"]) }
+        defer { servers.forEach { $0.stop() } }
+        try servers.forEach(Self.waitUntilShared)
+        let clients = try (0..<200).map { index in try servers[index % 2].connect(timeout: 60) }
+        for client in clients { try client.send("GET /v1/prices?asset=BTC HTTP/1.1\r\nHost: x\r\n\r\n") }
+        let replies = try clients.map { try $0.readReply() }
+        #expect(replies.allSatisfy { $0.status == 200 }, "\(replies.filter { $0.status != 200 }.prefix(3))")
+        #expect(Set(replies.map(\.body)).count == 1, "\(Set(replies.map(\.body)))")
+        #expect(replies.first?.body.hasPrefix(#"[{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"coinbase","#) == true)
+        #expect(upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
+        let metrics = try servers.map { try $0.get("/metrics").body }
+        let misses = metrics.map { Self.sample($0, #"pricehost_shared_cache_misses_total{provider="coinbase"}"#) }
+        let waits = metrics.map { Self.sample($0, #"pricehost_shared_waits_total{provider="coinbase"}"#) }
+        let hits = metrics.map { Self.sample($0, #"pricehost_shared_cache_hits_total{provider="coinbase"}"#) }
+        // One instance fetched; the other's one local fetch found it fetching (or, late, cached).
+        #expect(misses.reduce(0, +) == 1 && waits.reduce(0, +) + hits.reduce(0, +) == 1, "misses \(misses) waits \(waits) hits \(hits)")
+        #expect(metrics.allSatisfy { $0.contains("\npricehost_redis_up 1\n") })
+        let stored = try redis.cli(["GET", "pricehost:quote:coinbase:BTC-USD"])
+        #expect(stored.contains(#""amount":"91234.56""#) && stored.contains(#""timestamp":""#), "\(stored)")
+        let ttl = Int(try redis.cli(["PTTL", "pricehost:quote:coinbase:BTC-USD"])) ?? -1
+        #expect((50_000...60_000).contains(ttl), "PTTL \(ttl): PX must be cacheSeconds")
+    }
+
+    @Test func withRedisKilledMidRunEveryRequestIsStillAnswered() throws {
+        guard let redis = try Self.startRedis() else { return }
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        // A short cache, so that fetches go on happening while Redis is gone.
+        let sandbox = try Self.sandbox(upstream, redis, coinbase: #""cacheSeconds": 1, "requestsPerSecond": 100"#)
+        defer { sandbox.remove() }
+        let servers = try (0..<2).map { _ in try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"]) }
+        defer { servers.forEach { $0.stop() } }
+        try servers.forEach(Self.waitUntilShared)
+        let connections = try servers.map { try $0.connect() }
+        let assets = Array(Self.prices.keys)
+        let started = Date()
+        var killed = false
+        var answered = 0
+        // Bounded: at most 400 rounds, and 4 s.
+        for round in 0..<400 where Date().timeIntervalSince(started) < 4 {
+            if !killed, Date().timeIntervalSince(started) > 1.5 {
+                redis.stop()
+                killed = true
+            }
+            for connection in connections {
+                let reply = try connection.get("/v1/prices?asset=\(assets[round % assets.count])")
+                #expect(reply.status == 200, "\(reply)")
+                answered += 1
+            }
+            usleep(5000)
+        }
+        #expect(killed && answered > 20)
+        for server in servers {
+            let ready = try server.get("/readyz")
+            #expect(ready.status == 200)
+            #expect(ready.body.hasPrefix(#"{"status":"degraded","plugins":1,"shared":"redis 127.0.0.1:\#(redis.port): unavailable ("#), "\(ready.body)")
+            let metrics = try server.get("/metrics").body
+            #expect(metrics.contains("\npricehost_redis_up 0\n"), "\(metrics)")
+            #expect(Self.sample(metrics, "pricehost_redis_errors_total") >= 1)
+            let warnings = server.process.errorLines.filter { $0.contains("shared: redis at 127.0.0.1:\(redis.port) is unavailable") }
+            #expect(warnings.count == 1, "warned \(warnings.count) times:\n\(server.process.standardError)")
+        }
+    }
+
+    @Test func aValueInRedisThatIsNotAQuoteIsNeverServedAndIsOverwritten() throws {
+        guard let redis = try Self.startRedis() else { return }
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let sandbox = try Self.sandbox(upstream, redis)
+        defer { sandbox.remove() }
+        let key = { (asset: String) in "pricehost:quote:coinbase:\(asset)-USD" }
+        try redis.cli(["SET", key("BTC"), "{not json"])
+        try redis.cli(["SET", key("ETH"), #"{"v":1,"asset":"SOL","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1763640000"}"#])
+        try redis.cli(["SET", key("SOL"), #"{"v":1,"asset":"SOL","currency":"USD","amount":"6.6.6","provider":"coinbase","timestamp":"1763640000"}"#])
+        try redis.cli(["SET", key("ADA"), #"{"v":1,"asset":"ADA","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1e400"}"#])
+        try redis.cli(["HSET", key("XRP"), "amount", "666"])
+        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
+        defer { server.stop() }
+        try Self.waitUntilShared(server)
+        for asset in ["BTC", "ETH", "SOL", "ADA", "XRP"] {
+            let reply = try server.get("/v1/prices?asset=\(asset)")
+            #expect(reply.status == 200)
+            #expect(reply.body.contains(#""amount":"\#(Self.prices[asset] ?? "")""#) && !reply.body.contains("666"), "\(asset): \(reply.body)")
+            let stored = try redis.cli(["GET", key(asset)])
+            #expect(stored.contains(#""asset":"\#(asset)""#) && stored.contains(#""amount":"\#(Self.prices[asset] ?? "")""#), "\(asset): \(stored)")
+        }
+        // Logged once per key: the hash (XRP) is removed by the script, not reported as text.
+        let warnings = server.process.errorLines.filter { $0.contains("holds a value that is not a quote") }
+        #expect(warnings.count == 4, "\(server.process.standardError)")
+        #expect(warnings.contains { $0.contains(key("BTC")) })
+        let metrics = try server.get("/metrics").body
+        #expect(Self.sample(metrics, #"pricehost_shared_bad_values_total{provider="coinbase"}"#) == 4, "\(metrics)")
+    }
+
+    @Test func fourInstancesUnderLoadKeepOneRequestBudgetBetweenThem() throws {
+        guard let redis = try Self.startRedis() else { return }
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        // No cache: every request is a fetch, and only the budget holds them back.
+        let sandbox = try Self.sandbox(upstream, redis, coinbase: #""cacheSeconds": 0, "requestsPerSecond": 2, "burst": 2"#)
+        defer { sandbox.remove() }
+        let servers = try (0..<4).map { _ in try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"]) }
+        defer { servers.forEach { $0.stop() } }
+        try servers.forEach(Self.waitUntilShared)
+        let assets = Array(Self.prices.keys)
+        let start = Date()
+        let seconds = 5.0
+        let ports = servers.map(\.port)
+        // 16 clients, 4 per instance, each asking again as soon as it is answered, until the 5 s are over.
+        let finished = DispatchGroup()
+        for client in 0..<16 {
+            finished.enter()
+            Thread.detachNewThread {
+                defer { finished.leave() }
+                for request in 0..<10_000 {
+                    let left = seconds - Date().timeIntervalSince(start)
+                    guard left > 0, let connection = try? LoopbackHTTPConnection(port: ports[client % 4], timeout: left + 0.5) else { return }
+                    _ = try? connection.get("/v1/prices?asset=\(assets[(client + request) % assets.count])")
+                }
+            }
+        }
+        Thread.sleep(forTimeInterval: seconds)
+        let end = ContinuousClock.now
+        let arrivals = upstream.arrivalTimes.filter { $0 <= end }.count
+        servers.forEach { $0.process.send(SIGKILL) }
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        // The budget's bound over the window: the burst, then the rate.
+        #expect(arrivals <= 2 * 5 + 2, "the upstream saw \(arrivals) requests in 5 s from 4 instances")
+        // And the load did use the budget: the test could fail.
+        #expect(arrivals >= 8, "the upstream saw only \(arrivals) requests")
+    }
+}
