@@ -195,3 +195,107 @@ struct ServeFleetTests {
         #expect(arrivals >= 8, "the upstream saw only \(arrivals) requests")
     }
 }
+
+/// The fleet when things go wrong: a lock holder that died, a Redis that hangs, a wrong password.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ServeFleetFailureTests {
+    @Test func whenTheLockHolderDiedAnotherInstanceFetchesOnceTheLockExpires() throws {
+        guard let redis = try ServeFleetTests.startRedis() else { return }
+        let upstream = try ServeFleetTests.upstream()
+        defer { upstream.stop() }
+        let sandbox = try ServeFleetTests.sandbox(upstream, redis)
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
+        defer { server.stop() }
+        try ServeFleetTests.waitUntilShared(server)
+        // As a holder leaves it when it is killed mid-fetch: its lock, no value.
+        try redis.cli(["SET", "pricehost:lock:coinbase:BTC-USD", "12345-dead", "PX", "1500"])
+        let started = Date()
+        let reply = try server.get("/v1/prices?asset=BTC")
+        let waited = Date().timeIntervalSince(started)
+        #expect(reply.status == 200 && reply.body.contains(#""amount":"91234.56""#), "\(reply)")
+        #expect(waited >= 1.0 && waited < 10, "answered after \(waited) s; the lock had 1.5 s to live")
+        #expect(upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
+        let metrics = try server.get("/metrics").body
+        #expect(ServeFleetTests.sample(metrics, #"pricehost_shared_waits_total{provider="coinbase"}"#) == 1, "\(metrics)")
+    }
+
+    @Test func aRedisThatHangsCostsOneTimeoutThenTheInstanceWorksAloneUntilItAnswersAgain() throws {
+        guard let redis = try ServeFleetTests.startRedis() else { return }
+        let upstream = try ServeFleetTests.upstream()
+        defer { upstream.stop() }
+        let sandbox = try ServeFleetTests.sandbox(upstream, redis, shared: #", "commandTimeoutSeconds": 0.3, "connectTimeoutSeconds": 0.3"#)
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
+        defer { server.stop() }
+        try ServeFleetTests.waitUntilShared(server)
+        redis.pause()
+        defer { redis.resume() }
+        let connection = try server.connect()
+        for asset in ["BTC", "ETH", "SOL"] {
+            let started = Date()
+            let reply = try connection.get("/v1/prices?asset=\(asset)")
+            #expect(reply.status == 200, "\(reply)")
+            #expect(Date().timeIntervalSince(started) < 3, "\(asset) took \(Date().timeIntervalSince(started)) s with redis hung")
+        }
+        #expect(try server.get("/readyz").body.contains(#""status":"degraded""#))
+        redis.resume()
+        // Backoff: 0.1 s doubling, at most 5 s; bounded at 15 s.
+        var back = false
+        for _ in 0..<150 where !back {
+            back = try server.get("/readyz").body.contains(#""status":"ready""#)
+            if !back { usleep(100_000) }
+        }
+        #expect(back, "\((try? server.get("/readyz").body) ?? "")")
+        #expect(server.process.errorLines.contains { $0.contains("is reachable again") }, "\(server.process.standardError)")
+        #expect(try connection.get("/v1/prices?asset=ADA").status == 200)
+        #expect(try redis.cli(["EXISTS", "pricehost:quote:coinbase:ADA-USD"]) == "1")
+    }
+
+    @Test func aWrongPasswordIsOneWarningAndTheInstanceServesAlone() throws {
+        guard RedisServer.installed != nil else {
+            print("ServeFleetFailureTests: \(RedisServer.missingReason)")
+            return
+        }
+        let redis = try RedisServer(arguments: ["--requirepass", "right"])
+        let upstream = try ServeFleetTests.upstream()
+        defer { upstream.stop() }
+        let sandbox = try Sandbox(config: """
+            {"plugins": ["libCoinbaseProvider.so"],
+             "providers": {"coinbase": {"baseURL": "\(upstream.baseURL)", "maxAttempts": 1, "cacheSeconds": 60}},
+             "shared": {"redis": "redis://:${REDIS_PASSWORD}@127.0.0.1:\(redis.port)/0"}}
+            """)
+        defer { sandbox.remove() }
+        let wrong = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning", "REDIS_PASSWORD": "wrong"])
+        defer { wrong.stop() }
+        #expect(try wrong.get("/v1/prices?asset=BTC&provider=coinbase").status == 200)
+        #expect(wrong.process.waitForErrorLine(containing: "redis refused AUTH: WRONGPASS", within: 10) != nil, "\(wrong.process.standardError)")
+        #expect(!wrong.process.standardError.contains("wrong\n") && !wrong.process.standardError.contains(":wrong@"))
+        let right = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning", "REDIS_PASSWORD": "right"])
+        defer { right.stop() }
+        try ServeFleetTests.waitUntilShared(right)
+        // Without the variable, serve refuses to start: exit 3, naming it.
+        let unset = try sandbox.run(["serve", "--listen", "127.0.0.1:0"])
+        #expect(unset.status == 3)
+        #expect(unset.errorLines == ["pricehost: error: \(sandbox.configPath): shared.redis: environment variable REDIS_PASSWORD is not set"], "\(unset)")
+    }
+
+    @Test func theExpositionWithAFleetPassesARealParser() throws {
+        guard let redis = try ServeFleetTests.startRedis() else { return }
+        let upstream = try ServeFleetTests.upstream()
+        defer { upstream.stop() }
+        let sandbox = try ServeFleetTests.sandbox(upstream, redis, coinbase: #""cacheSeconds": 60, "requestsPerSecond": 50"#)
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
+        defer { server.stop() }
+        try ServeFleetTests.waitUntilShared(server)
+        #expect(try server.get("/v1/prices?asset=BTC").status == 200)
+        let text = try server.get("/metrics").body
+        for line in [#"pricehost_shared_cache_misses_total{provider="coinbase"} 1"#, "pricehost_redis_up 1", "pricehost_redis_errors_total 0",
+                     "# TYPE pricehost_redis_command_duration_seconds histogram", "# TYPE pricehost_shared_waits_total counter"] {
+            #expect(text.split(separator: "\n").contains(Substring(line)), "missing \(line) in:\n\(text)")
+        }
+        #expect(ServeFleetTests.sample(text, "pricehost_redis_command_duration_seconds_count") >= 2)
+        try ServeMetricsTests.expectAParserAccepts(text, suite: "ServeFleetFailureTests")
+    }
+}

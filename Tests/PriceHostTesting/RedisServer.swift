@@ -67,6 +67,12 @@ public final class RedisServer {
     /// Kills Redis at once (SIGKILL), as a crash would.
     public func stop() { process.terminate(signal: SIGKILL, within: 5) }
 
+    /// Stops Redis without ending it (SIGSTOP): connections stay open and nothing answers, as with a Redis that hangs.
+    public func pause() { process.send(SIGSTOP) }
+
+    /// Lets a paused Redis go on (SIGCONT).
+    public func resume() { process.send(SIGCONT) }
+
     /// Runs `redis-cli -p PORT ARGUMENTS` and returns its output, trimmed.
     @discardableResult
     public func cli(_ arguments: [String]) throws -> String {
