@@ -69,15 +69,15 @@ final class SharedQuotes: Sendable {
             }
             switch kind {
             case 1:
-                guard parts.count == 3, case .bulk(let bytes?) = parts[1],
+                // A value that never expires was not written by the fleet (which always sets PX): it would be served forever.
+                guard parts.count == 3, case .bulk(let bytes?) = parts[1], case .integer(let left) = parts[2], left > 0,
                       let quote = SharedQuoteCodec.decode(bytes, provider: provider, request: request) else {
                     reportBadValue(valueKey, provider: provider)
                     ignoreValue = true
                     continue
                 }
                 if !waited { metrics.hit(provider: provider) }
-                let left: Duration = if case .integer(let milliseconds) = parts[2], milliseconds > 0 { .milliseconds(milliseconds) } else { .zero }
-                return Outcome(result: .success(quote), keep: min(left, lifetime))
+                return Outcome(result: .success(quote), keep: min(.milliseconds(left), lifetime))
             case 2:
                 if !waited { metrics.miss(provider: provider) }
                 return await lead(fetch, valueKey: valueKey, lockKey: lockKey, token: token, lifetime: lifetime)
