@@ -64,6 +64,8 @@ struct ServeMetricsTests {
         ] {
             #expect(text.split(separator: "\n").contains(Substring(line)), "missing \(line) in:\n\(text)")
         }
+        // A single instance has no fleet to report on (ServeFleetTests check the fleet's families).
+        #expect(!text.contains("pricehost_shared_") && !text.contains("pricehost_redis_"), "\(text)")
         try Self.expectAParserAccepts(text, suite: "ServeMetricsTests")
     }
 

@@ -40,8 +40,10 @@ final class SharedMetrics: RedisObserver {
     }
 
     /// The families, in Prometheus text format 0.0.4.
-    /// - Parameter health: the Redis connection's state; `nil` when no `shared.redis` is configured.
+    /// - Parameter health: the Redis connection's state; `nil` when no `shared.redis` is configured,
+    ///   and then nothing is exposed: a single instance has no fleet to report on.
     func exposition(health: RedisClient.Health?) -> String {
+        guard let health else { return "" }
         let state = state.withLock { $0 }
         var text = ""
         for (name, help, counts) in [("pricehost_shared_cache_hits_total", "Quotes answered from the fleet's cache in Redis.", state.hits),
@@ -55,8 +57,8 @@ final class SharedMetrics: RedisObserver {
         }
         text += "# HELP pricehost_redis_errors_total Connection attempts and exchanges with Redis that failed.\n# TYPE pricehost_redis_errors_total counter\n"
         text += "pricehost_redis_errors_total \(state.errors)\n"
-        text += "# HELP pricehost_redis_up Whether the fleet's Redis is connected (1) or not (0); absent without shared.redis.\n# TYPE pricehost_redis_up gauge\n"
-        if let health { text += "pricehost_redis_up \(health == .up ? 1 : 0)\n" }
+        text += "# HELP pricehost_redis_up Whether the fleet's Redis is connected (1) or not (0).\n# TYPE pricehost_redis_up gauge\n"
+        text += "pricehost_redis_up \(health == .up ? 1 : 0)\n"
         text += "# HELP pricehost_redis_command_duration_seconds Round trips to Redis (one pipeline each).\n# TYPE pricehost_redis_command_duration_seconds histogram\n"
         for (index, bound) in Self.latencyBuckets.enumerated() {
             text += "pricehost_redis_command_duration_seconds_bucket{le=\"\(bound)\"} \(state.latencyBuckets[index])\n"
