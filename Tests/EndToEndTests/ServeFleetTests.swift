@@ -285,6 +285,30 @@ struct ServeFleetFailureTests {
         #expect(unset.errorLines == ["pricehost: error: \(sandbox.configPath): shared.redis: environment variable REDIS_PASSWORD is not set"], "\(unset)")
     }
 
+    @Test func aReloadThatNamesAnotherRedisMovesTheInstanceThere() throws {
+        guard let first = try ServeFleetTests.startRedis() else { return }
+        let second = try RedisServer()
+        let upstream = try ServeFleetTests.upstream()
+        defer { upstream.stop() }
+        let sandbox = try ServeFleetTests.sandbox(upstream, first)
+        defer { sandbox.remove() }
+        // The access log on: the reload's info line is what the test waits for.
+        let server = try ServeProcess(sandbox)
+        defer { server.stop() }
+        try ServeFleetTests.waitUntilShared(server)
+        #expect(try server.get("/v1/prices?asset=BTC").status == 200)
+        #expect(try first.cli(["EXISTS", "pricehost:quote:coinbase:BTC-USD"]) == "1")
+        let config = try String(contentsOfFile: sandbox.configPath, encoding: .utf8)
+        try config.replacingOccurrences(of: first.url, with: second.url).write(toFile: sandbox.configPath, atomically: true, encoding: .utf8)
+        server.process.send(SIGHUP)
+        #expect(server.process.waitForErrorLine(containing: "pricehost: info: reloaded ") != nil, "\(server.process.standardError)")
+        try ServeFleetTests.waitUntilShared(server)
+        #expect(try server.get("/readyz").body.contains("redis 127.0.0.1:\(second.port): connected"))
+        #expect(try server.get("/v1/prices?asset=ETH").status == 200)
+        #expect(try second.cli(["EXISTS", "pricehost:quote:coinbase:ETH-USD"]) == "1")
+        #expect(try first.cli(["EXISTS", "pricehost:quote:coinbase:ETH-USD"]) == "0")
+    }
+
     @Test func theExpositionWithAFleetPassesARealParser() throws {
         guard let redis = try ServeFleetTests.startRedis() else { return }
         let upstream = try ServeFleetTests.upstream()
