@@ -1,22 +1,6 @@
 import ConcurrencyHelpers
 import Dispatch
 
-/// One command, or one of the fleet's scripts, as a caller hands it to ``RedisClient``.
-enum RedisCall: Sendable, Equatable {
-    /// A plain command: `["GET", "key"]`.
-    case command([String])
-    /// A script by its SHA-1 (`EVALSHA`), with `EVAL` when Redis does not know it.
-    case script(RedisScript, keys: [String], arguments: [String])
-}
-
-/// What the client reports: `serve`'s metrics.
-protocol RedisObserver: Sendable {
-    /// A pipeline went to Redis and its replies came back in `duration`.
-    func redisExchanged(duration: Duration)
-    /// A connection attempt or an exchange failed.
-    func redisFailed()
-}
-
 /// The fleet's connection to Redis: one TCP connection, one thread of its own.
 ///
 /// Callers `await` their commands; the thread takes everything queued, writes it

@@ -49,7 +49,7 @@ final class RedisConnection {
     func exchange(_ bytes: [UInt8], replies count: Int, deadline: ContinuousClock.Instant) throws(RedisError) -> [RESPValue] {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if sent > 0 {
                 offset += sent
             } else if sent < 0, errno == EAGAIN || errno == EINTR {

@@ -28,11 +28,3 @@ struct SharedRequestBudget: RequestBudget {
         }
     }
 }
-
-/// What an HTTP attempt draws from before it is sent: a provider's request budget.
-protocol RequestBudget: Sendable {
-    /// Takes one request's worth, waiting as long as the budget says.
-    func take() async throws
-}
-
-extension TokenBucket: RequestBudget {}
