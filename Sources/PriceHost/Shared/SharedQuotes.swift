@@ -81,11 +81,14 @@ final class SharedQuotes: Sendable {
             case 2:
                 if !waited { metrics.miss(provider: provider) }
                 return await lead(fetch, valueKey: valueKey, lockKey: lockKey, token: token, lifetime: lifetime)
-            default:
+            case 3:
                 if !waited { metrics.wait(provider: provider) }
                 waited = true
                 ignoreValue = false
                 try? await Task.sleep(for: Self.pollInterval)
+            default:
+                metrics.redisFailed()
+                return Outcome(result: await fetch(), keep: lifetime)
             }
         }
         // The other instance took longer than a fetch may: fetch here, and share the answer.
