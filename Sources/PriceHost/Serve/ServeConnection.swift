@@ -55,8 +55,10 @@ struct ServeConnection {
         switch handler(request) {
         case .response(let response, let route):
             let keepAlive = request.keepAlive && !server.isStopping
-            let sent = Socket.sendAll(descriptor, response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD"))
+            let bytes = response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD")
+            // Counted before it is sent: a client that reads its answer and then asks /metrics must find it there.
             finished(request, route, response.status, Socket.milliseconds(since: started))
+            let sent = Socket.sendAll(descriptor, bytes)
             return sent && keepAlive
         case .stream(let plan):
             finished(request, "stream", 200, Socket.milliseconds(since: started))
