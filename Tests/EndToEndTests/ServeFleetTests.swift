@@ -257,6 +257,24 @@ struct ServeFleetFailureTests {
         #expect(try redis.cli(["EXISTS", "pricehost:quote:coinbase:ADA-USD"]) == "1")
     }
 
+    @Test func aConnectionRedisClosedIsReopenedWithoutAnOutage() throws {
+        guard let redis = try ServeFleetTests.startRedis() else { return }
+        let upstream = try ServeFleetTests.upstream()
+        defer { upstream.stop() }
+        let sandbox = try ServeFleetTests.sandbox(upstream, redis)
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
+        defer { server.stop() }
+        try ServeFleetTests.waitUntilShared(server)
+        // As a restart or an idle timeout does: Redis drops the instance's connection.
+        #expect(try redis.cli(["CLIENT", "KILL", "TYPE", "normal"]) == "1")
+        #expect(try server.get("/v1/prices?asset=BTC").status == 200)
+        #expect(try redis.cli(["EXISTS", "pricehost:quote:coinbase:BTC-USD"]) == "1")
+        #expect(!server.process.standardError.contains("unavailable"), "\(server.process.standardError)")
+        let metrics = try server.get("/metrics").body
+        #expect(metrics.contains("\npricehost_redis_up 1\n") && ServeFleetTests.sample(metrics, "pricehost_redis_errors_total") == 0, "\(metrics)")
+    }
+
     @Test func aWrongPasswordIsOneWarningAndTheInstanceServesAlone() throws {
         guard RedisServer.installed != nil else {
             print("ServeFleetFailureTests: \(RedisServer.missingReason)")

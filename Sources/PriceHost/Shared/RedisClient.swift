@@ -137,6 +137,11 @@ final class RedisClient: Sendable {
                 try exchange(batch, on: open, scripts: scripts)
             } catch {
                 connection = nil
+                // A connection Redis closed (a restart, an idle timeout) is not an outage: one fresh connection, one more try.
+                if !error.timedOut, let fresh = try? connect(&scripts), (try? exchange(batch, on: fresh, scripts: scripts)) != nil {
+                    connection = fresh
+                    continue
+                }
                 observer.redisFailed()
                 // Try again soon: a broken connection is often a restart; a slow Redis gets the backoff.
                 nextAttempt = ContinuousClock.now + backoff

@@ -53,7 +53,7 @@ final class RedisConnection {
             if sent > 0 {
                 offset += sent
             } else if sent < 0, errno == EAGAIN || errno == EINTR {
-                guard try wait(for: Int16(POLLOUT), until: deadline) else { throw timedOut(deadline) }
+                guard try wait(for: Int16(POLLOUT), until: deadline) else { throw Self.noReply }
             } else {
                 throw RedisError("sending to redis: \(String(cString: strerror(errno)))")
             }
@@ -74,7 +74,7 @@ final class RedisConnection {
             } else if received == 0 {
                 throw RedisError("redis closed the connection")
             } else if errno == EAGAIN || errno == EINTR {
-                guard try wait(for: Int16(POLLIN), until: deadline) else { throw timedOut(deadline) }
+                guard try wait(for: Int16(POLLIN), until: deadline) else { throw Self.noReply }
             } else {
                 throw RedisError("reading from redis: \(String(cString: strerror(errno)))")
             }
@@ -82,7 +82,7 @@ final class RedisConnection {
         return replies
     }
 
-    private func timedOut(_ deadline: ContinuousClock.Instant) -> RedisError { RedisError("no reply from redis in time") }
+    private static let noReply = RedisError("no reply from redis in time", timedOut: true)
 
     /// Waits for `events` until `deadline`; false when the time ran out.
     private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(RedisError) -> Bool {
