@@ -8,67 +8,11 @@ import Testing
 /// gone or holds nonsense. Skips, saying why, when redis-server is not installed.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ServeFleetTests {
-    static let prices = ["BTC": "91234.56", "ETH": "3120.48", "SOL": "142.5", "ADA": "0.61", "XRP": "2.2", "DOT": "7.35"]
-
-    /// An upstream answering Coinbase's spot shape for every asset of ``prices`` (after `delay` seconds).
-    static func upstream(delay: Double = 0) throws -> LoopbackHTTPServer {
-        try LoopbackHTTPServer { request, _ in
-            guard let asset = prices.keys.first(where: { request.path.contains("/\($0)-USD/") }) else {
-                return .init(status: 404, body: CoinbaseTests.errors("not_found", "Invalid base currency"))
-            }
-            return .init(body: CoinbaseTests.spot(asset, "USD", prices[asset] ?? ""), delay: delay)
-        }
-    }
-
-    static func sandbox(_ upstream: LoopbackHTTPServer, _ redis: RedisServer, coinbase: String = #""cacheSeconds": 60"#,
-                        shared: String = patient) throws -> Sandbox {
-        try Sandbox(config: """
-            {"plugins": ["libCoinbaseProvider.so"],
-             "providers": {"coinbase": {"baseURL": "\(upstream.baseURL)", "maxAttempts": 1, \(coinbase)}},
-             "defaults": {"provider": "coinbase"},
-             "shared": {"redis": "\(redis.url)"\(shared)}}
-            """)
-    }
-
-    /// A command timeout generous enough for a busy machine: these tests are about sharing, not about a slow Redis.
-    static let patient = #", "commandTimeoutSeconds": 5"#
-
-    /// Redis, or `nil` with the reason printed.
-    static func startRedis() throws -> RedisServer? {
-        guard RedisServer.installed != nil else {
-            print("ServeFleetTests: \(RedisServer.missingReason)")
-            return nil
-        }
-        return try RedisServer()
-    }
-
-    /// Waits (at most 10 s) until `server`'s /readyz says Redis is connected.
-    static func waitUntilShared(_ server: ServeProcess) throws {
-        for _ in 0..<200 {
-            if try server.get("/readyz").body.contains("connected") { return }
-            usleep(50_000)
-        }
-        Issue.record("the instance never connected to redis: \(try server.get("/readyz").body)\n\(server.process.standardError)")
-    }
-
-    /// The value of `name{labels}` in an exposition, 0 when absent.
-    static func sample(_ metrics: String, _ line: String) -> Int {
-        for row in metrics.split(separator: "\n") where row.hasPrefix(line + " ") {
-            return Int(row.dropFirst(line.count + 1)) ?? -1
-        }
-        return 0
-    }
-
     @Test func twoInstancesAskedByTwoHundredClientsAtOnceMakeOneUpstreamRequest() throws {
-        guard let redis = try Self.startRedis() else { return }
         // Slow enough that every request arrives while the first fetch is in flight.
-        let upstream = try Self.upstream(delay: 1.5)
-        defer { upstream.stop() }
-        let sandbox = try Self.sandbox(upstream, redis)
-        defer { sandbox.remove() }
-        let servers = try (0..<2).map { _ in try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"]) }
-        defer { servers.forEach { $0.stop() } }
-        try servers.forEach(Self.waitUntilShared)
+        guard let fleet = try ServeFleet.start(instances: 2, upstreamDelay: 1.5) else { return }
+        defer { fleet.stop() }
+        let (redis, upstream, servers) = (fleet.redis, fleet.upstream, fleet.servers)
         let clients = try (0..<200).map { index in try servers[index % 2].connect(timeout: 60) }
         for client in clients { try client.send("GET /v1/prices?asset=BTC HTTP/1.1\r\nHost: x\r\n\r\n") }
         let replies = try clients.map { try $0.readReply() }
@@ -77,9 +21,9 @@ struct ServeFleetTests {
         #expect(replies.first?.body.hasPrefix(#"[{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"coinbase","#) == true)
         #expect(upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
         let metrics = try servers.map { try $0.get("/metrics").body }
-        let misses = metrics.map { Self.sample($0, #"pricehost_shared_cache_misses_total{provider="coinbase"}"#) }
-        let waits = metrics.map { Self.sample($0, #"pricehost_shared_waits_total{provider="coinbase"}"#) }
-        let hits = metrics.map { Self.sample($0, #"pricehost_shared_cache_hits_total{provider="coinbase"}"#) }
+        let misses = metrics.map { ServeFleet.sample($0, #"pricehost_shared_cache_misses_total{provider="coinbase"}"#) }
+        let waits = metrics.map { ServeFleet.sample($0, #"pricehost_shared_waits_total{provider="coinbase"}"#) }
+        let hits = metrics.map { ServeFleet.sample($0, #"pricehost_shared_cache_hits_total{provider="coinbase"}"#) }
         // One instance fetched; the other's one local fetch found it fetching (or, late, cached).
         #expect(misses.reduce(0, +) == 1 && waits.reduce(0, +) + hits.reduce(0, +) == 1, "misses \(misses) waits \(waits) hits \(hits)")
         #expect(metrics.allSatisfy { $0.contains("\npricehost_redis_up 1\n") })
@@ -90,17 +34,12 @@ struct ServeFleetTests {
     }
 
     @Test func withRedisKilledMidRunEveryRequestIsStillAnswered() throws {
-        guard let redis = try Self.startRedis() else { return }
-        let upstream = try Self.upstream()
-        defer { upstream.stop() }
         // A short cache, so that fetches go on happening while Redis is gone.
-        let sandbox = try Self.sandbox(upstream, redis, coinbase: #""cacheSeconds": 1, "requestsPerSecond": 100"#)
-        defer { sandbox.remove() }
-        let servers = try (0..<2).map { _ in try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"]) }
-        defer { servers.forEach { $0.stop() } }
-        try servers.forEach(Self.waitUntilShared)
+        guard let fleet = try ServeFleet.start(instances: 2, coinbase: #""cacheSeconds": 1, "requestsPerSecond": 100"#) else { return }
+        defer { fleet.stop() }
+        let (redis, servers) = (fleet.redis, fleet.servers)
         let connections = try servers.map { try $0.connect() }
-        let assets = Array(Self.prices.keys)
+        let assets = Array(ServeFleet.prices.keys)
         let started = Date()
         var killed = false
         var answered = 0
@@ -124,55 +63,46 @@ struct ServeFleetTests {
             #expect(ready.body.hasPrefix(#"{"status":"degraded","plugins":1,"shared":"redis 127.0.0.1:\#(redis.port): unavailable ("#), "\(ready.body)")
             let metrics = try server.get("/metrics").body
             #expect(metrics.contains("\npricehost_redis_up 0\n"), "\(metrics)")
-            #expect(Self.sample(metrics, "pricehost_redis_errors_total") >= 1)
+            #expect(ServeFleet.sample(metrics, "pricehost_redis_errors_total") >= 1)
             let warnings = server.process.errorLines.filter { $0.contains("shared: redis at 127.0.0.1:\(redis.port) is unavailable") }
             #expect(warnings.count == 1, "warned \(warnings.count) times:\n\(server.process.standardError)")
         }
     }
 
     @Test func aValueInRedisThatIsNotAQuoteIsNeverServedAndIsOverwritten() throws {
-        guard let redis = try Self.startRedis() else { return }
-        let upstream = try Self.upstream()
-        defer { upstream.stop() }
-        let sandbox = try Self.sandbox(upstream, redis)
-        defer { sandbox.remove() }
         let key = { (asset: String) in "pricehost:quote:coinbase:\(asset)-USD" }
-        try redis.cli(["SET", key("BTC"), "{not json"])
-        try redis.cli(["SET", key("ETH"), #"{"v":1,"asset":"SOL","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1763640000"}"#])
-        try redis.cli(["SET", key("SOL"), #"{"v":1,"asset":"SOL","currency":"USD","amount":"6.6.6","provider":"coinbase","timestamp":"1763640000"}"#])
-        try redis.cli(["SET", key("ADA"), #"{"v":1,"asset":"ADA","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1e400"}"#])
-        try redis.cli(["HSET", key("XRP"), "amount", "666"])
-        // Well-formed, but with no expiry: the fleet always sets PX, so this was not written by it.
-        try redis.cli(["SET", key("DOT"), #"{"v":1,"asset":"DOT","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1763640000"}"#])
-        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
-        defer { server.stop() }
-        try Self.waitUntilShared(server)
+        guard let fleet = try ServeFleet.start(prepare: { redis in
+            try redis.cli(["SET", key("BTC"), "{not json"])
+            try redis.cli(["SET", key("ETH"), #"{"v":1,"asset":"SOL","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1763640000"}"#])
+            try redis.cli(["SET", key("SOL"), #"{"v":1,"asset":"SOL","currency":"USD","amount":"6.6.6","provider":"coinbase","timestamp":"1763640000"}"#])
+            try redis.cli(["SET", key("ADA"), #"{"v":1,"asset":"ADA","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1e400"}"#])
+            try redis.cli(["HSET", key("XRP"), "amount", "666"])
+            // Well-formed, but with no expiry: the fleet always sets PX, so this was not written by it.
+            try redis.cli(["SET", key("DOT"), #"{"v":1,"asset":"DOT","currency":"USD","amount":"666","provider":"coinbase","timestamp":"1763640000"}"#])
+        }) else { return }
+        defer { fleet.stop() }
+        let (redis, server) = (fleet.redis, fleet.server)
         for asset in ["BTC", "ETH", "SOL", "ADA", "XRP", "DOT"] {
             let reply = try server.get("/v1/prices?asset=\(asset)")
             #expect(reply.status == 200)
-            #expect(reply.body.contains(#""amount":"\#(Self.prices[asset] ?? "")""#) && !reply.body.contains("666"), "\(asset): \(reply.body)")
+            #expect(reply.body.contains(#""amount":"\#(ServeFleet.prices[asset] ?? "")""#) && !reply.body.contains("666"), "\(asset): \(reply.body)")
             let stored = try redis.cli(["GET", key(asset)])
-            #expect(stored.contains(#""asset":"\#(asset)""#) && stored.contains(#""amount":"\#(Self.prices[asset] ?? "")""#), "\(asset): \(stored)")
+            #expect(stored.contains(#""asset":"\#(asset)""#) && stored.contains(#""amount":"\#(ServeFleet.prices[asset] ?? "")""#), "\(asset): \(stored)")
         }
         // Logged once per key: the hash (XRP) is removed by the script, not reported as text.
         let warnings = server.process.errorLines.filter { $0.contains("holds a value that is not a quote") }
         #expect(warnings.count == 5, "\(server.process.standardError)")
         #expect(warnings.contains { $0.contains(key("BTC")) })
         let metrics = try server.get("/metrics").body
-        #expect(Self.sample(metrics, #"pricehost_shared_bad_values_total{provider="coinbase"}"#) == 5, "\(metrics)")
+        #expect(ServeFleet.sample(metrics, #"pricehost_shared_bad_values_total{provider="coinbase"}"#) == 5, "\(metrics)")
     }
 
     @Test func fourInstancesUnderLoadKeepOneRequestBudgetBetweenThem() throws {
-        guard let redis = try Self.startRedis() else { return }
-        let upstream = try Self.upstream()
-        defer { upstream.stop() }
         // No cache: every request is a fetch, and only the budget holds them back.
-        let sandbox = try Self.sandbox(upstream, redis, coinbase: #""cacheSeconds": 0, "requestsPerSecond": 2, "burst": 2"#)
-        defer { sandbox.remove() }
-        let servers = try (0..<4).map { _ in try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"]) }
-        defer { servers.forEach { $0.stop() } }
-        try servers.forEach(Self.waitUntilShared)
-        let assets = Array(Self.prices.keys)
+        guard let fleet = try ServeFleet.start(instances: 4, coinbase: #""cacheSeconds": 0, "requestsPerSecond": 2, "burst": 2"#) else { return }
+        defer { fleet.stop() }
+        let (upstream, servers) = (fleet.upstream, fleet.servers)
+        let assets = Array(ServeFleet.prices.keys)
         let start = Date()
         let seconds = 5.0
         let ports = servers.map(\.port)
@@ -205,14 +135,9 @@ struct ServeFleetTests {
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ServeFleetFailureTests {
     @Test func whenTheLockHolderDiedAnotherInstanceFetchesOnceTheLockExpires() throws {
-        guard let redis = try ServeFleetTests.startRedis() else { return }
-        let upstream = try ServeFleetTests.upstream()
-        defer { upstream.stop() }
-        let sandbox = try ServeFleetTests.sandbox(upstream, redis)
-        defer { sandbox.remove() }
-        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
-        defer { server.stop() }
-        try ServeFleetTests.waitUntilShared(server)
+        guard let fleet = try ServeFleet.start() else { return }
+        defer { fleet.stop() }
+        let (redis, upstream, server) = (fleet.redis, fleet.upstream, fleet.server)
         // As a holder leaves it when it is killed mid-fetch: its lock, no value.
         try redis.cli(["SET", "pricehost:lock:coinbase:BTC-USD", "12345-dead", "PX", "2500"])
         let started = Date()
@@ -222,18 +147,13 @@ struct ServeFleetFailureTests {
         #expect(waited >= 1.0 && waited < 10, "answered after \(waited) s; the lock had 2.5 s to live")
         #expect(upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
         let metrics = try server.get("/metrics").body
-        #expect(ServeFleetTests.sample(metrics, #"pricehost_shared_waits_total{provider="coinbase"}"#) == 1, "\(metrics)")
+        #expect(ServeFleet.sample(metrics, #"pricehost_shared_waits_total{provider="coinbase"}"#) == 1, "\(metrics)")
     }
 
     @Test func aRedisThatHangsCostsOneTimeoutThenTheInstanceWorksAloneUntilItAnswersAgain() throws {
-        guard let redis = try ServeFleetTests.startRedis() else { return }
-        let upstream = try ServeFleetTests.upstream()
-        defer { upstream.stop() }
-        let sandbox = try ServeFleetTests.sandbox(upstream, redis, shared: #", "commandTimeoutSeconds": 0.3, "connectTimeoutSeconds": 0.3"#)
-        defer { sandbox.remove() }
-        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
-        defer { server.stop() }
-        try ServeFleetTests.waitUntilShared(server)
+        guard let fleet = try ServeFleet.start(shared: #", "commandTimeoutSeconds": 0.3, "connectTimeoutSeconds": 0.3"#) else { return }
+        defer { fleet.stop() }
+        let (redis, server) = (fleet.redis, fleet.server)
         redis.pause()
         defer { redis.resume() }
         let connection = try server.connect()
@@ -258,21 +178,16 @@ struct ServeFleetFailureTests {
     }
 
     @Test func aConnectionRedisClosedIsReopenedWithoutAnOutage() throws {
-        guard let redis = try ServeFleetTests.startRedis() else { return }
-        let upstream = try ServeFleetTests.upstream()
-        defer { upstream.stop() }
-        let sandbox = try ServeFleetTests.sandbox(upstream, redis)
-        defer { sandbox.remove() }
-        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
-        defer { server.stop() }
-        try ServeFleetTests.waitUntilShared(server)
+        guard let fleet = try ServeFleet.start() else { return }
+        defer { fleet.stop() }
+        let (redis, server) = (fleet.redis, fleet.server)
         // As a restart or an idle timeout does: Redis drops the instance's connection.
         #expect(try redis.cli(["CLIENT", "KILL", "TYPE", "normal"]) == "1")
         #expect(try server.get("/v1/prices?asset=BTC").status == 200)
         #expect(try redis.cli(["EXISTS", "pricehost:quote:coinbase:BTC-USD"]) == "1")
         #expect(!server.process.standardError.contains("unavailable"), "\(server.process.standardError)")
         let metrics = try server.get("/metrics").body
-        #expect(metrics.contains("\npricehost_redis_up 1\n") && ServeFleetTests.sample(metrics, "pricehost_redis_errors_total") == 0, "\(metrics)")
+        #expect(metrics.contains("\npricehost_redis_up 1\n") && ServeFleet.sample(metrics, "pricehost_redis_errors_total") == 0, "\(metrics)")
     }
 
     @Test func aWrongPasswordIsOneWarningAndTheInstanceServesAlone() throws {
@@ -281,7 +196,7 @@ struct ServeFleetFailureTests {
             return
         }
         let redis = try RedisServer(arguments: ["--requirepass", "right"])
-        let upstream = try ServeFleetTests.upstream()
+        let upstream = try ServeFleet.upstream()
         defer { upstream.stop() }
         let sandbox = try Sandbox(config: """
             {"plugins": ["libCoinbaseProvider.so"],
@@ -296,7 +211,7 @@ struct ServeFleetFailureTests {
         #expect(!wrong.process.standardError.contains("wrong\n") && !wrong.process.standardError.contains(":wrong@"))
         let right = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning", "REDIS_PASSWORD": "right"])
         defer { right.stop() }
-        try ServeFleetTests.waitUntilShared(right)
+        try ServeFleet.waitUntilShared(right)
         // Without the variable, serve refuses to start: exit 3, naming it.
         let unset = try sandbox.run(["serve", "--listen", "127.0.0.1:0"])
         #expect(unset.status == 3)
@@ -304,23 +219,18 @@ struct ServeFleetFailureTests {
     }
 
     @Test func aReloadThatNamesAnotherRedisMovesTheInstanceThere() throws {
-        guard let first = try ServeFleetTests.startRedis() else { return }
-        let second = try RedisServer()
-        let upstream = try ServeFleetTests.upstream()
-        defer { upstream.stop() }
-        let sandbox = try ServeFleetTests.sandbox(upstream, first)
-        defer { sandbox.remove() }
         // The access log on: the reload's info line is what the test waits for.
-        let server = try ServeProcess(sandbox)
-        defer { server.stop() }
-        try ServeFleetTests.waitUntilShared(server)
+        guard let fleet = try ServeFleet.start(environment: [:]) else { return }
+        defer { fleet.stop() }
+        let (first, sandbox, server) = (fleet.redis, fleet.sandbox, fleet.server)
+        let second = try RedisServer()
         #expect(try server.get("/v1/prices?asset=BTC").status == 200)
         #expect(try first.cli(["EXISTS", "pricehost:quote:coinbase:BTC-USD"]) == "1")
         let config = try String(contentsOfFile: sandbox.configPath, encoding: .utf8)
         try config.replacingOccurrences(of: first.url, with: second.url).write(toFile: sandbox.configPath, atomically: true, encoding: .utf8)
         server.process.send(SIGHUP)
         #expect(server.process.waitForErrorLine(containing: "pricehost: info: reloaded ") != nil, "\(server.process.standardError)")
-        try ServeFleetTests.waitUntilShared(server)
+        try ServeFleet.waitUntilShared(server)
         #expect(try server.get("/readyz").body.contains("redis 127.0.0.1:\(second.port): connected"))
         #expect(try server.get("/v1/prices?asset=ETH").status == 200)
         #expect(try second.cli(["EXISTS", "pricehost:quote:coinbase:ETH-USD"]) == "1")
@@ -328,21 +238,16 @@ struct ServeFleetFailureTests {
     }
 
     @Test func theExpositionWithAFleetPassesARealParser() throws {
-        guard let redis = try ServeFleetTests.startRedis() else { return }
-        let upstream = try ServeFleetTests.upstream()
-        defer { upstream.stop() }
-        let sandbox = try ServeFleetTests.sandbox(upstream, redis, coinbase: #""cacheSeconds": 60, "requestsPerSecond": 50"#)
-        defer { sandbox.remove() }
-        let server = try ServeProcess(sandbox, environment: ["PRICEHOST_LOG": "warning"])
-        defer { server.stop() }
-        try ServeFleetTests.waitUntilShared(server)
+        guard let fleet = try ServeFleet.start(coinbase: #""cacheSeconds": 60, "requestsPerSecond": 50"#) else { return }
+        defer { fleet.stop() }
+        let server = fleet.server
         #expect(try server.get("/v1/prices?asset=BTC").status == 200)
         let text = try server.get("/metrics").body
         for line in [#"pricehost_shared_cache_misses_total{provider="coinbase"} 1"#, "pricehost_redis_up 1", "pricehost_redis_errors_total 0",
                      "# TYPE pricehost_redis_command_duration_seconds histogram", "# TYPE pricehost_shared_waits_total counter"] {
             #expect(text.split(separator: "\n").contains(Substring(line)), "missing \(line) in:\n\(text)")
         }
-        #expect(ServeFleetTests.sample(text, "pricehost_redis_command_duration_seconds_count") >= 2)
+        #expect(ServeFleet.sample(text, "pricehost_redis_command_duration_seconds_count") >= 2)
         try ServeMetricsTests.expectAParserAccepts(text, suite: "ServeFleetFailureTests")
     }
 }
