@@ -16,8 +16,10 @@ import ProviderABI
 final class SharedQuotes: Sendable {
     /// How long a lock lives without renewal: a dead holder's pair is free again after this.
     static let lockLifetime: Duration = .seconds(3)
-    /// How often a waiting instance looks for the value.
-    static let pollInterval: Duration = .milliseconds(25)
+    /// How soon a waiting instance looks for the value again: first after 10 ms, then half as
+    /// long again each time, up to 100 ms, so a long fetch is not polled for 40 times a second.
+    static let firstPoll: Duration = .milliseconds(10)
+    static let longestPoll: Duration = .milliseconds(100)
 
     /// What a fleet fetch ended with.
     struct Outcome: Sendable {
@@ -53,8 +55,9 @@ final class SharedQuotes: Sendable {
         let deadline = ContinuousClock.now + waitLimit
         var waited = false
         var ignoreValue = false
+        var poll = Self.firstPoll
         // Bounded by the deadline, and by a count in case the clock misbehaves.
-        let attempts = Int(Self.milliseconds(waitLimit) / Self.milliseconds(Self.pollInterval)) + 8
+        let attempts = Int(Self.milliseconds(waitLimit) / Self.milliseconds(Self.firstPoll)) + 8
         for _ in 0..<attempts where ContinuousClock.now < deadline {
             let reply: RESPValue
             do {
@@ -85,7 +88,8 @@ final class SharedQuotes: Sendable {
                 if !waited { metrics.wait(provider: provider) }
                 waited = true
                 ignoreValue = false
-                try? await Task.sleep(for: Self.pollInterval)
+                try? await Task.sleep(for: poll)
+                poll = min(poll * 1.5, Self.longestPoll)
             default:
                 metrics.redisFailed()
                 return Outcome(result: await fetch(), keep: lifetime)
