@@ -120,8 +120,9 @@ final class RedisClient: Sendable {
                     continue
                 }
                 do {
+                    // The backoff starts again only once an exchange works: a Redis that accepts connections
+                    // but does not answer commands is not retried (and reported) ten times a second.
                     connection = try connect(&scripts)
-                    backoff = .milliseconds(100)
                     markUp()
                 } catch {
                     observer.redisFailed()
@@ -135,11 +136,13 @@ final class RedisClient: Sendable {
             guard !batch.isEmpty, let open = connection else { continue }
             do {
                 try exchange(batch, on: open, scripts: scripts)
+                backoff = .milliseconds(100)
             } catch {
                 connection = nil
                 // A connection Redis closed (a restart, an idle timeout) is not an outage: one fresh connection, one more try.
                 if !error.timedOut, let fresh = try? connect(&scripts), (try? exchange(batch, on: fresh, scripts: scripts)) != nil {
                     connection = fresh
+                    backoff = .milliseconds(100)
                     continue
                 }
                 observer.redisFailed()
