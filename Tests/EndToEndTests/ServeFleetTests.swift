@@ -161,7 +161,8 @@ struct ServeFleetFailureTests {
             let started = Date()
             let reply = try connection.get("/v1/prices?asset=\(asset)")
             #expect(reply.status == 200, "\(reply)")
-            #expect(Date().timeIntervalSince(started) < 3, "\(asset) took \(Date().timeIntervalSince(started)) s with redis hung")
+            // Hung for good, Redis would hold the request until the client gave up (20 s).
+            #expect(Date().timeIntervalSince(started) < 10, "\(asset) took \(Date().timeIntervalSince(started)) s with redis hung")
         }
         #expect(try server.get("/readyz").body.contains(#""status":"degraded""#))
         redis.resume()
