@@ -66,16 +66,23 @@ struct ServeMetricsTests {
         }
         let open = text.split(separator: "\n").first { $0.hasPrefix("pricehost_open_connections ") }.flatMap { Int($0.split(separator: " ")[1]) }
         #expect((open ?? 0) >= 1, "the metrics request's own connection is open: \(String(describing: open))")
-        guard let (parser, arguments) = Self.parserCommand() else {
-            print("ServeMetricsTests: skipped the parser check: neither promtool (Debian package prometheus) nor Python's prometheus_client (pip install prometheus_client) is installed")
+        // A single instance has no fleet to report on (ServeFleetTests check the fleet's families).
+        #expect(!text.contains("pricehost_shared_") && !text.contains("pricehost_redis_"), "\(text)")
+        try Self.expectAParserAccepts(text, suite: "ServeMetricsTests")
+    }
+
+    /// Runs the installed parser on `text` and expects it to accept it; prints why not when there is none.
+    static func expectAParserAccepts(_ text: String, suite: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard let (parser, arguments) = parserCommand() else {
+            print("\(suite): skipped the parser check: neither promtool (Debian package prometheus) nor Python's prometheus_client (pip install prometheus_client) is installed")
             return
         }
         let input = try TemporaryDirectory()
         defer { input.remove() }
         let path = try input.write(text, to: "metrics.txt")
         let checked = try CommandRunner.run("/bin/sh", ["-c", "\"$0\" \"$@\" < '\(path)'", parser] + arguments)
-        #expect(checked.status == 0, "\(parser) \(arguments) refused the exposition: \(checked)\n\(text)")
-        #expect(!checked.standardOutput.contains("error") && !checked.standardError.contains("error"), "\(checked)")
+        #expect(checked.status == 0, "\(parser) \(arguments) refused the exposition: \(checked)\n\(text)", sourceLocation: sourceLocation)
+        #expect(!checked.standardOutput.contains("error") && !checked.standardError.contains("error"), "\(checked)", sourceLocation: sourceLocation)
     }
 
     @Test func aRequestThatWaitsForTheBudgetIsCounted() throws {

@@ -38,6 +38,7 @@ enum Benchmark {
         case .concurrency: try ConcurrencyCase.run(context)
         case .memory: try MemoryCase.run(context)
         case .serve: try ServeCase.run(context)
+        case .fleet: try FleetCase.run(context)
         }
     }
 }

@@ -3,21 +3,28 @@ import Glibc
 import Synchronization
 
 /// A keep-alive HTTP load generator of our own: `connections` clients, each on a
-/// thread with one connection, sending the same GET and reading each reply
-/// before the next (no pipelining), until the shared count of requests is reached.
+/// thread with one connection, sending a GET and reading each reply before the
+/// next (no pipelining), until the shared count of requests is reached. Request
+/// number N asks for `paths[N % paths.count]`; connections are spread over `ports`.
 final class LoadClient: Sendable {
     private let descriptors: [Int32]
     /// Each worker's latencies, added when it ends.
     private let latencies = Mutex<[[UInt32]]>([])
-    private let request: [UInt8]
+    private let requests: [[UInt8]]
     private let issued = Atomic<Int>(0)
     private let failures = Atomic<Int>(0)
 
-    /// Opens `connections` connections to `127.0.0.1:port`.
-    init(port: UInt16, connections: Int, path: String) throws {
-        request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    /// Opens `connections` connections to `127.0.0.1:port`, all asking for `path`.
+    convenience init(port: UInt16, connections: Int, path: String) throws {
+        try self.init(ports: [port], connections: connections, paths: [path])
+    }
+
+    /// Opens `connections` connections, spread in turn over `127.0.0.1:` each of `ports`.
+    init(ports: [UInt16], connections: Int, paths: [String]) throws {
+        requests = paths.map { Array("GET \($0) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8) }
         var opened: [Int32] = []
-        for _ in 0..<connections {
+        for index in 0..<connections {
+            let port = ports[index % ports.count]
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -70,9 +77,11 @@ final class LoadClient: Sendable {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var recorded: [UInt32] = []
         recorded.reserveCapacity(total / descriptors.count + 16)
-        while issued.wrappingAdd(1, ordering: .relaxed).newValue <= total {
+        while true {
+            let number = issued.wrappingAdd(1, ordering: .relaxed).newValue
+            guard number <= total else { break }
             let start = Monotonic.nanoseconds()
-            guard sendAll(descriptor), readReply(descriptor, &buffer) else {
+            guard sendAll(descriptor, requests[(number - 1) % requests.count]), readReply(descriptor, &buffer) else {
                 failures.add(1, ordering: .relaxed)
                 break
             }
@@ -84,7 +93,7 @@ final class LoadClient: Sendable {
     private static let okPrefix = Array("HTTP/1.1 200 ".utf8)
     private static let lengthName = Array("Content-Length: ".utf8)
 
-    private func sendAll(_ descriptor: Int32) -> Bool {
+    private func sendAll(_ descriptor: Int32, _ request: [UInt8]) -> Bool {
         request.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {

@@ -2,7 +2,7 @@
 struct Options: Sendable {
     /// The cases there are, in the order they run.
     enum Case: String, CaseIterable, Sendable {
-        case startup, plugins, container, network, concurrency, memory, serve
+        case startup, plugins, container, network, concurrency, memory, serve, fleet
     }
 
     /// Timed runs per figure; odd, so the median is a run that happened.
@@ -36,6 +36,10 @@ struct Options: Sendable {
 
         The serve case runs `pricehost serve` against 64 keep-alive clients of its own for
         100,000 then 1,000,000 requests of a cached quote (--quick: 100,000 then 300,000).
+
+        The fleet case (issue 19) runs instances sharing a redis-server of their own: two
+        answering 10,000 pairs each from Redis (--quick: 3,000), then 1 to 4 instances asked
+        for the same 50 pairs at once, counting upstream requests. Skipped without redis-server.
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

@@ -78,7 +78,7 @@ enum ServeCase {
     }
 
     /// The port from the server's "serving on http://127.0.0.1:PORT" line (at most 30 s).
-    private static func waitForPort(_ errors: String, _ command: Command) throws -> UInt16 {
+    static func waitForPort(_ errors: String, _ command: Command) throws -> UInt16 {
         for _ in 0..<3000 {
             let text = ScratchDirectory.contents(of: errors)
             if let range = text.range(of: "serving on http://127.0.0.1:"),

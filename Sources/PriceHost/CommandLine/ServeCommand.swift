@@ -21,9 +21,14 @@ struct ServeCommand {
             diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
             return .configOrPlugin
         }
+        if let problem = config.sharedProblem {
+            diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
+            return .configOrPlugin
+        }
         let metrics = ServeMetrics()
+        let fleet = makeFleet(config.shared, metrics: metrics)
         let generation: ServeGeneration
-        switch makeGeneration(config, metrics: metrics) {
+        switch makeGeneration(config, metrics: metrics, fleet: fleet) {
         case .success(let made): generation = made
         case .failure(let refusal):
             for line in refusal.lines { diagnostics.error(line) }
@@ -95,16 +100,26 @@ struct ServeCommand {
         var lines: [String]
     }
 
-    /// Everything built from `config`: the container, every plugin loaded, fetchers that coalesce and report to `metrics`.
-    func makeGeneration(_ config: Config, metrics: ServeMetrics) -> Result<ServeGeneration, Refusal> {
+    /// The fleet's side of this instance when `shared` is configured: it starts connecting to Redis.
+    func makeFleet(_ settings: SharedSettings?, metrics: ServeMetrics) -> SharedFleet? {
+        settings.map { SharedFleet(settings: $0, metrics: metrics.shared, diagnostics: diagnostics) }
+    }
+
+    /// Everything built from `config`: the container, every plugin loaded, fetchers that coalesce and report to `metrics`
+    /// (and, with a `fleet`, share through Redis).
+    func makeGeneration(_ config: Config, metrics: ServeMetrics, fleet: SharedFleet? = nil) -> Result<ServeGeneration, Refusal> {
+        var budget: (@Sendable (String, TokenBucket) -> any RequestBudget)?
+        if let fleet { budget = { provider, local in fleet.budget(provider: provider, local: local) } }
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
-                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
+                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName, budget: budget)
         var options = PluginLoader.Options()
         options.allowInsecure = invocation.allowInsecurePlugins
         let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
                                                 container: container, options: options)
         let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container) { provider, fetcher, policy in
-            CoalescingPriceFetcher(provider: provider, base: fetcher, cacheSeconds: policy.cacheSeconds, observer: metrics)
+            // Another instance's fetch is waited for as long as a fetch may take, no longer.
+            CoalescingPriceFetcher(provider: provider, base: fetcher, cacheSeconds: policy.cacheSeconds, observer: metrics,
+                                   shared: fleet?.quotes, sharedWaitLimit: min(policy.worstCaseHTTPTime, .seconds(60)))
         }
         catalog.loadAll()
         // Two plugins with one provider name: refused, as by every command that loads them all.
@@ -112,7 +127,7 @@ struct ServeCommand {
         let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
         var identities: [String: LibraryCache.FileKey] = [:]
         for plugin in catalog.report.plugins { identities[plugin.path] = ProviderCatalog.identity(of: plugin.path) }
-        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities))
+        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities, fleet: fleet))
     }
 
     /// SIGHUP: the config and plugin directories again. Plugins that are gone keep
@@ -127,14 +142,17 @@ struct ServeCommand {
             diagnostics.error("reload refused: \(error.description); still serving the previous config")
             return
         }
-        if let problem = config.serve.tokenProblem {
+        if let problem = config.serve.tokenProblem ?? config.sharedProblem {
             diagnostics.error("reload refused: \(ConfigError(path: config.path, reason: problem.description)); still serving the previous config")
             return
         }
+        // The same Redis keeps its connection; another one gets a new client, and the old one stops once replaced.
+        let fleet = config.shared == previous.config.shared ? previous.fleet : makeFleet(config.shared, metrics: metrics)
         let next: ServeGeneration
-        switch makeGeneration(config, metrics: metrics) {
+        switch makeGeneration(config, metrics: metrics, fleet: fleet) {
         case .success(let made): next = made
         case .failure(let refusal):
+            if fleet !== previous.fleet { fleet?.shutdown() }
             diagnostics.error("reload refused: \(refusal.lines.joined(separator: "; ")); still serving the previous config")
             return
         }
@@ -154,6 +172,7 @@ struct ServeCommand {
         for (path, identity) in next.identities.sorted(by: { $0.key < $1.key }) where previous.identities[path].map({ $0 != identity }) == true {
             diagnostics.log(.info, "plugin \(path) was replaced on disk: its new copy serves from now (the old one stays loaded until pricehost restarts)")
         }
+        if fleet !== previous.fleet { previous.fleet?.shutdown() }
         let added = next.catalog.report.plugins.filter { plugin in previous.catalog.plugin(named: plugin.name) == nil }
         for plugin in added { diagnostics.log(.info, "plugin \(plugin.path): loaded; provider '\(plugin.name)' serves from now") }
         diagnostics.log(.info, "reloaded \(config.path): \(next.catalog.report.plugins.count) plugin(s) serving")

@@ -64,6 +64,10 @@ struct Config: Sendable {
     var assets: [String: AssetSettings] = [:]
     /// `serve`: what `pricehost serve` listens on and allows.
     var serve = ServeSettings()
+    /// `shared`: the Redis a fleet of `serve` instances shares; `nil` when absent.
+    var shared: SharedSettings?
+    /// Why `shared.redis` could not be read (an unset `${VAR}`): `serve` refuses to start; other commands never use it.
+    var sharedProblem: JSONShapeError?
 
     /// The networking policy for `provider`: its own, or the defaults.
     func policy(for provider: String) -> ProviderPolicy {

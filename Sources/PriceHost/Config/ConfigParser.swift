@@ -6,7 +6,7 @@ import ProviderABI
 /// naming the key path; `${VAR}` in provider settings is replaced from the
 /// environment.
 enum ConfigParser {
-    static let topLevelKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets", "serve"]
+    static let topLevelKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets", "serve", "shared"]
 
     /// Parses the bytes of a config file.
     /// - Parameters:
@@ -94,6 +94,12 @@ enum ConfigParser {
         }
         if let serve = try root.optionalMember("serve") {
             config.serve = try ServeSettings(serve, environment: environment)
+        }
+        if let shared = try root.optionalMember("shared") {
+            switch try SharedSettings.read(shared, environment: environment) {
+            case .success(let settings): config.shared = settings
+            case .failure(let problem): config.sharedProblem = problem
+            }
         }
         return config
     }

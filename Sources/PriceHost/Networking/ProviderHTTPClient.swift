@@ -13,13 +13,13 @@ struct ProviderHTTPClient: HTTPClient {
     let transport: any Networking
     /// The provider's policy.
     let policy: ProviderPolicy
-    /// The provider's request budget, shared by all its requests; `nil` for none.
-    let budget: TokenBucket?
+    /// The provider's request budget, shared by all its requests (by the fleet's, with `shared.redis`); `nil` for none.
+    let budget: (any RequestBudget)?
     /// Sleeps between attempts; a test may shorten it.
     let sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates the policy around `transport`.
-    init(transport: any Networking, policy: ProviderPolicy, budget: TokenBucket? = nil,
+    init(transport: any Networking, policy: ProviderPolicy, budget: (any RequestBudget)? = nil,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.transport = transport
         self.policy = policy

@@ -27,6 +27,9 @@ final class TokenBucket: Sendable {
     /// How many takes had to wait for a token (`serve`'s rate-limit metric).
     var waitCount: Int { state.withLock { $0.waits } }
 
+    /// Counts a wait for a token taken elsewhere (the fleet's bucket in Redis).
+    func countWait() { state.withLock { $0.waits += 1 } }
+
     /// Takes one token, waiting until one is there. Tokens are reserved in
     /// arrival order, so waiters are served first come, first served.
     func take() async throws {

@@ -5,7 +5,9 @@ import ProviderABI
 /// A provider's fetcher shared by many callers, as `serve` needs it: concurrent
 /// requests for the same pair share one upstream fetch, and a success is kept
 /// for `cacheSeconds` (only successes; a failure is asked again next time).
-/// Every outcome is reported to a ``FetchObserver``.
+/// Every outcome is reported to a ``FetchObserver``. With a fleet (``SharedQuotes``),
+/// the one fetch an instance would make asks the fleet's cache first, and only one
+/// instance of the fleet fetches a pair at a time.
 final class CoalescingPriceFetcher: PriceFetcher {
     /// One upstream fetch that callers wait on.
     private final class Flight: Sendable {
@@ -42,7 +44,7 @@ final class CoalescingPriceFetcher: PriceFetcher {
     }
 
     private struct State {
-        var cache: [QuoteRequest: (quote: Quote, storedAt: ContinuousClock.Instant)] = [:]
+        var cache: [QuoteRequest: (quote: Quote, expires: ContinuousClock.Instant)] = [:]
         var inFlight: [QuoteRequest: Flight] = [:]
     }
 
@@ -50,21 +52,30 @@ final class CoalescingPriceFetcher: PriceFetcher {
     private let base: any PriceFetcher
     private let lifetime: Duration
     private let observer: any FetchObserver
+    private let shared: SharedQuotes?
+    private let sharedWaitLimit: Duration
     private let state = Lock(State())
 
     /// Wraps `base`, the fetcher of `provider`; `cacheSeconds` 0 keeps nothing.
-    init(provider: String, base: any PriceFetcher, cacheSeconds: Int, observer: any FetchObserver) {
+    /// - Parameters:
+    ///   - shared: the fleet's cache and coalescing; used only when `cacheSeconds` is set
+    ///     (the fleet hands quotes over through its cache).
+    ///   - sharedWaitLimit: the longest this instance waits for another instance's fetch.
+    init(provider: String, base: any PriceFetcher, cacheSeconds: Int, observer: any FetchObserver,
+         shared: SharedQuotes? = nil, sharedWaitLimit: Duration = .seconds(60)) {
         self.provider = provider
         self.base = base
         self.lifetime = .seconds(cacheSeconds)
         self.observer = observer
+        self.shared = shared
+        self.sharedWaitLimit = sharedWaitLimit
     }
 
     func fetchQuote(for request: QuoteRequest) async throws -> Quote {
         let now = ContinuousClock.now
         let step: Step = state.withLock { state in
             if lifetime > .zero, let entry = state.cache[request] {
-                if entry.storedAt.duration(to: now) < lifetime { return .cached(entry.quote) }
+                if now < entry.expires { return .cached(entry.quote) }
                 state.cache[request] = nil
             }
             if let flight = state.inFlight[request] { return .join(flight) }
@@ -81,22 +92,38 @@ final class CoalescingPriceFetcher: PriceFetcher {
             return try await flight.wait()
         case .lead(let flight):
             if lifetime > .zero { observer.cacheMiss(provider: provider) }
-            let started = ContinuousClock.now
             let result: Result<Quote, any Error>
-            do {
-                result = .success(try await base.fetchQuote(for: request))
-            } catch {
-                result = .failure(error)
+            var keep = lifetime
+            if let shared, lifetime > .zero {
+                let outcome = await shared.quote(for: request, provider: provider, lifetime: lifetime, waitLimit: sharedWaitLimit) {
+                    await self.fetchUpstream(request)
+                }
+                result = outcome.result
+                keep = outcome.keep
+            } else {
+                result = await fetchUpstream(request)
             }
             let finished = ContinuousClock.now
-            observer.fetched(provider: provider, succeeded: (try? result.get()) != nil, duration: started.duration(to: finished))
             state.withLock { state in
                 state.inFlight[request] = nil
-                if lifetime > .zero, case .success(let quote) = result { state.cache[request] = (quote, finished) }
+                if keep > .zero, case .success(let quote) = result { state.cache[request] = (quote, finished + keep) }
             }
             flight.finish(result)
             return try result.get()
         }
+    }
+
+    /// One fetch from the plugin, reported to the observer.
+    private func fetchUpstream(_ request: QuoteRequest) async -> Result<Quote, any Error> {
+        let started = ContinuousClock.now
+        let result: Result<Quote, any Error>
+        do {
+            result = .success(try await base.fetchQuote(for: request))
+        } catch {
+            result = .failure(error)
+        }
+        observer.fetched(provider: provider, succeeded: (try? result.get()) != nil, duration: started.duration(to: .now))
+        return result
     }
 }
 

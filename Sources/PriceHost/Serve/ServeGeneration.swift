@@ -11,6 +11,8 @@ struct ServeGeneration: Sendable {
     /// Each loaded plugin file as the kernel tells files apart, when it was loaded:
     /// a reload tells a file replaced on disk from the same file.
     let identities: [String: LibraryCache.FileKey]
+    /// What this instance shares with the fleet through Redis; `nil` without `shared.redis`.
+    var fleet: SharedFleet?
 
     /// Why `/readyz` says not ready: plugins that failed to load, duplicates. Empty when ready.
     var problems: [String] { catalog.report.failures.map(\.description) }

@@ -32,6 +32,8 @@ final class ServeMetrics: FetchObserver {
     }
 
     private let state = Lock(State())
+    /// The fleet's counts (`shared.redis`), exposed with the rest.
+    let shared = SharedMetrics()
 
     /// Counts one answered request on `route` (a fixed name, never the raw path) with `status`.
     func request(route: String, status: Int) {
@@ -65,7 +67,9 @@ final class ServeMetrics: FetchObserver {
     ///   - plugins: the loaded plugins as `(provider, version)`.
     ///   - rateLimitWaits: per provider with a request budget, how many requests waited for it.
     ///   - openConnections: the connections open now.
-    func exposition(plugins: [(provider: String, version: String)], rateLimitWaits: [String: Int], openConnections: Int) -> String {
+    ///   - redis: the fleet's Redis connection; `nil` without `shared.redis`.
+    func exposition(plugins: [(provider: String, version: String)], rateLimitWaits: [String: Int], openConnections: Int,
+                    redis: RedisClient.Health? = nil) -> String {
         let state = state.withLock { $0 }
         var text = ""
         func family(_ name: String, _ type: String, _ help: String) {
@@ -99,6 +103,7 @@ final class ServeMetrics: FetchObserver {
             family(name, "counter", help)
             for (provider, count) in counts.sorted(by: { $0.key < $1.key }) { sample(name, [("provider", provider)], String(count)) }
         }
+        text += shared.exposition(health: redis)
         family("pricehost_sse_clients", "gauge", "Server-Sent Events streams open now.")
         sample("pricehost_sse_clients", [], String(state.streamClients))
         family("pricehost_open_connections", "gauge", "HTTP connections open now.")

@@ -45,7 +45,8 @@ struct ServeRouter: Sendable {
         case "chainlink": return .response(chainlink(request, generation), route: route)
         case "metrics":
             let plugins = generation.catalog.report.plugins.map { (provider: $0.name, version: $0.version) }
-            let text = metrics.exposition(plugins: plugins, rateLimitWaits: state.rateLimitWaits, openConnections: openConnections())
+            let text = metrics.exposition(plugins: plugins, rateLimitWaits: state.rateLimitWaits, openConnections: openConnections(),
+                                          redis: generation.fleet?.client.health)
             return .response(.text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8"), route: route)
         case "healthz":
             return .response(.json(200, #"{"status":"ok"}"#), route: route)
@@ -56,9 +57,14 @@ struct ServeRouter: Sendable {
                     ("status", .string("not ready")), ("problems", .array(problems.map(JSONValue.string))),
                 ])).serialized), route: route)
             }
-            return .response(.json(200, JSONValue.object(JSONObject([
-                ("status", .string("ready")), ("plugins", .number(String(generation.catalog.report.plugins.count))),
-            ])).serialized), route: route)
+            var members: [(String, JSONValue)] = [("status", .string("ready")), ("plugins", .number(String(generation.catalog.report.plugins.count)))]
+            if let fleet = generation.fleet {
+                // Still 200 when Redis is down: the instance answers, alone; "degraded" says so.
+                let readiness = fleet.readiness
+                if !readiness.isUp { members[0].1 = .string("degraded") }
+                members.append(("shared", .string(readiness.description)))
+            }
+            return .response(.json(200, JSONValue.object(JSONObject(members)).serialized), route: route)
         }
     }
 

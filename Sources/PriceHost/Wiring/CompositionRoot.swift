@@ -27,8 +27,11 @@ enum CompositionRoot {
     }
 
     /// The container with the host's own services; plugins' fetchers are added by ``ProviderCatalog``.
-    /// - Parameter libcurl: the soname or path of libcurl (`PRICEHOST_LIBCURL`), loaded on the first request.
-    static func makeContainer(config: Config, diagnostics: Diagnostics, libcurl: String = LibCurl.defaultName) -> Container {
+    /// - Parameters:
+    ///   - libcurl: the soname or path of libcurl (`PRICEHOST_LIBCURL`), loaded on the first request.
+    ///   - budget: wraps a provider's own bucket (`serve` with `shared.redis`: the fleet's budget in Redis).
+    static func makeContainer(config: Config, diagnostics: Diagnostics, libcurl: String = LibCurl.defaultName,
+                              budget: (@Sendable (_ provider: String, _ local: TokenBucket) -> any RequestBudget)? = nil) -> Container {
         let container = Container()
         container.register(Config.self, scope: .singleton) { _ in config }
         container.register(Diagnostics.self, scope: .singleton) { _ in diagnostics }
@@ -42,8 +45,12 @@ enum CompositionRoot {
             }
         }
         container.register(HTTPClient.self) { (resolver, provider: String) in
-            let budget = config.policy(for: provider).requestsPerSecond == nil ? nil : try resolver.resolve(TokenBucket.self, name: provider)
-            return ProviderHTTPClient(transport: try resolver.resolve(Networking.self), policy: config.policy(for: provider), budget: budget)
+            var requestBudget: (any RequestBudget)?
+            if config.policy(for: provider).requestsPerSecond != nil {
+                let bucket = try resolver.resolve(TokenBucket.self, name: provider)
+                requestBudget = budget?(provider, bucket) ?? bucket
+            }
+            return ProviderHTTPClient(transport: try resolver.resolve(Networking.self), policy: config.policy(for: provider), budget: requestBudget)
         }
         return container
     }
