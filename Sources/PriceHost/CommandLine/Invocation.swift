@@ -131,7 +131,7 @@ struct Invocation: Sendable, Equatable {
                     throw UsageError("unexpected argument '\(argument)'; options take the form --name value")
                 }
                 guard let parsed = Command(rawValue: argument), parsed != .help, parsed != .version else {
-                    throw UsageError("unknown command '\(argument)'; commands are fetch, watch, serve, providers, check")
+                    throw UsageError("unknown command '\(argument)'; commands are fetch, watch, serve, providers, check, new-plugin")
                 }
                 command = parsed
             }
