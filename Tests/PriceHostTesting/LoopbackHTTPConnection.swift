@@ -24,7 +24,15 @@ public final class LoopbackHTTPConnection {
     /// Connects to `127.0.0.1:port`.
     public init(port: UInt16, timeout: Double = 10) throws {
         self.timeout = timeout
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = try Self.connectedSocket(port: port)
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// A TCP socket connected to `127.0.0.1:port`, for clients that manage the descriptor
+    /// themselves (the benchmark's load client); the caller closes it.
+    public static func connectedSocket(port: UInt16) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -38,9 +46,8 @@ public final class LoopbackHTTPConnection {
             Glibc.close(descriptor)
             throw ConnectionError("connect to 127.0.0.1:\(port): \(reason)")
         }
+        return descriptor
     }
-
-    deinit { Glibc.close(descriptor) }
 
     /// Sends `text` as UTF-8.
     public func send(_ text: String) throws { try send(Array(text.utf8)) }

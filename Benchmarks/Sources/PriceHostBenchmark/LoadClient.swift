@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PriceHostTesting
 import Synchronization
 
 /// A keep-alive HTTP load generator of our own: `connections` clients, each on a
@@ -25,17 +26,12 @@ final class LoadClient: Sendable {
         var opened: [Int32] = []
         for index in 0..<connections {
             let port = ports[index % ports.count]
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard descriptor >= 0, connected == 0 else {
+            let descriptor: Int32
+            do {
+                descriptor = try LoopbackHTTPConnection.connectedSocket(port: port)
+            } catch {
                 opened.forEach { close($0) }
-                throw BenchmarkError("cannot connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))")
+                throw BenchmarkError("cannot connect: \(error)")
             }
             var yes: Int32 = 1
             setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
