@@ -1,7 +1,7 @@
 import CCurl
+import ConcurrencyHelpers
 import Glibc
 import ProviderABI
-import Synchronization
 
 /// One libcurl multi handle and the thread that drives it, for the whole process.
 ///
@@ -31,7 +31,9 @@ final class CurlEventLoop: Sendable {
 
     private let curl: LibCurl
     private let handles: Handles
-    private let queue = Mutex(Queue())
+    // A pthread lock, not `Mutex`: callers contend with the loop's thread, and ThreadSanitizer
+    // cannot see a contended `Mutex` hand over on Linux (see `Lock`).
+    private let queue = Lock(Queue())
 
     /// Makes the multi and share handles and starts the loop's thread.
     /// - Throws: ``LibCurl/LoadError`` when libcurl cannot make them.

@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import ProviderABI
 import Synchronization
 
@@ -24,7 +25,8 @@ final class CurlTransport: Networking {
     static let maxRedirects = 3
 
     private let libraryName: String
-    private let loop = Mutex<Result<CurlEventLoop, LibCurl.LoadError>?>(nil)
+    // A pthread lock, not `Mutex`, so that ThreadSanitizer sees concurrent first requests hand over (see `Lock`).
+    private let loop = Lock<Result<CurlEventLoop, LibCurl.LoadError>?>(nil)
     private let nextJob = Atomic<Int>(0)
 
     /// A transport that loads `libraryName` (a soname or a path) on the first request.
