@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "hello-foundation", targets: ["HelloFoundation"]),
         // The floor a networked fetch is compared against: Swift importing only Glibc, one GET through dlopen'ed libcurl.
         .executable(name: "curl-floor", targets: ["CurlFloor"]),
+        // The same GET from a program that also links FoundationEssentials and Swift concurrency, as any such host must.
+        .executable(name: "curl-host-floor", targets: ["CurlHostFloor"]),
     ],
     dependencies: [
         .package(name: "pricehost", path: ".."),
@@ -26,6 +28,7 @@ let package = Package(
         .executableTarget(name: "InjectionBenchmark", dependencies: [.product(name: "Injection", package: "pricehost")]),
         .executableTarget(name: "HelloFoundation"),
         .executableTarget(name: "CurlFloor"),
+        .executableTarget(name: "CurlHostFloor"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,7 @@ struct Locations: Sendable {
     var helloFoundation: String { toolDirectory + "/hello-foundation" }
     var injectionBenchmark: String { toolDirectory + "/injection-benchmark" }
     var curlFloor: String { toolDirectory + "/curl-floor" }
+    var curlHostFloor: String { toolDirectory + "/curl-host-floor" }
     var coinbasePlugin: String { binDirectory + "/libCoinbaseProvider.so" }
     var filePlugin: String { binDirectory + "/libFileProvider.so" }
     var pluginsConfig: String { repository + "/plugins.json" }
@@ -52,7 +53,7 @@ struct Locations: Sendable {
         var files = [pluginsConfig, pricesFile, filePlugin]
         if cases.contains(.startup) || cases.contains(.memory) { executables.append(helloFoundation) }
         if cases.contains(.container) { executables.append(injectionBenchmark) }
-        if cases.contains(.network) { executables.append(curlFloor) }
+        if cases.contains(.network) { executables += [curlFloor, curlHostFloor] }
         if cases.contains(.network) || cases.contains(.concurrency) || cases.contains(.fleet) { files.append(coinbasePlugin) }
         if cases.contains(.plugins) { files += [abiHeaderDirectory + "/pricehost_plugin.h", cPluginSource] }
         for path in executables where access(path, X_OK) != 0 {

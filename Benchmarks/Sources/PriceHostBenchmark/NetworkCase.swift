@@ -2,7 +2,9 @@ import PriceHostTesting
 import ProviderABI
 
 /// Case 4: one networked fetch as a whole process, against the floor of any Swift
-/// host (curl-floor: Swift importing only Glibc, one GET through dlopen'ed libcurl)
+/// host (curl-floor: Swift importing only Glibc, one GET through dlopen'ed libcurl),
+/// against the floor of a host built as pricehost must be (curl-host-floor: the same
+/// GET from a task, in a program that also links FoundationEssentials for Decimal),
 /// and against curl(1), all from a loopback server in this process that answers at
 /// once. Then the memory a fetch takes against a server that never stops sending.
 enum NetworkCase {
@@ -20,11 +22,12 @@ enum NetworkCase {
         let fetch = TimedCommand(label: "pricehost fetch --provider coinbase --asset BTC",
                                  command: Command(context.locations.pricehost, ["fetch", "--config", config, "--provider", "coinbase", "--asset", "BTC"]))
         let floor = TimedCommand(label: "curl-floor URL (Swift, Glibc only, one GET)", command: Command(context.locations.curlFloor, [url]))
+        let hostFloor = TimedCommand(label: "curl-host-floor URL (+ Decimal, a task)", command: Command(context.locations.curlHostFloor, [url]))
         // -q: no ~/.curlrc, so the user's own curl settings cannot change (or redirect) the request.
         let curl = Locations.onPath("curl").map { path in
             TimedCommand(label: "curl -q -s URL (one GET)", command: Command(path, ["-q", "-s", url]))
         }
-        let commands = [curl, floor, fetch].compactMap { $0 }
+        let commands = [curl, floor, hostFloor, fetch].compactMap { $0 }
         var fetchOutput = Captured(standardOutput: "", standardError: "")
         for command in commands {
             let captured = try warmUp(command.command, context)
@@ -34,7 +37,7 @@ enum NetworkCase {
         Report.progress("network: \(context.runs) interleaved runs of \(commands.count) commands against \(server.baseURL)")
         let timings = try Timing.interleaved(commands, runs: context.runs)
         let times = Dictionary(uniqueKeysWithValues: zip(commands.map(\.label), timings.map(\.milliseconds)))
-        guard let floorTimes = times[floor.label], let fetchTimes = times[fetch.label] else {
+        guard let floorTimes = times[floor.label], let hostFloorTimes = times[hostFloor.label], let fetchTimes = times[fetch.label] else {
             throw BenchmarkError("network: a timed command is missing from the run")
         }
 
@@ -46,6 +49,9 @@ enum NetworkCase {
         var floorRow = Row.timed(floor.label, floorTimes)
         floorRow.ratio = "1.00x"
         rows.append(floorRow)
+        var hostFloorRow = Row.timed(hostFloor.label, hostFloorTimes)
+        hostFloorRow.ratio = Report.ratio(hostFloorTimes.median / floorTimes.median)
+        rows.append(hostFloorRow)
         let ratio = fetchTimes.median / floorTimes.median
         var fetchRow = Row.timed(fetch.label, fetchTimes)
         fetchRow.ratio = Report.ratio(ratio)
@@ -58,6 +64,8 @@ enum NetworkCase {
         } else {
             Report.note("curl is not on PATH: no ratio to curl")
         }
+        // The part of the gap that is pricehost's own work, and not the libraries any such host links.
+        Report.note("fetch / curl-host-floor: \(Report.ratio(fetchTimes.median / hostFloorTimes.median))")
         Report.note("fetch: \(fetch.command)")
         context.noteStandardError(of: "fetch", fetchOutput)
         let outcome = TargetOutcome(name: "network: fetch / curl-floor", figure: Report.ratio(ratio),

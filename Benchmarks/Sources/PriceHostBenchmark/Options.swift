@@ -31,7 +31,8 @@ struct Options: Sendable {
                        directory above this binary that holds Package.swift and plugins.json
 
         The network case times a coinbase fetch against curl-floor (Swift, Glibc only, one GET
-        through dlopen'ed libcurl) and curl, then the peak RSS of fetches of 1 and 20 assets from
+        through dlopen'ed libcurl), curl-host-floor (the same GET from a task, also linking
+        FoundationEssentials for Decimal) and curl, then the peak RSS of fetches of 1 and 20 assets from
         a server that streams a body without end (maxResponseBytes 1 MiB).
 
         The serve case runs `pricehost serve` against 64 keep-alive clients of its own for
