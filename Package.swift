@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
-        .target(name: "FileProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/FileProvider/Library"),
+        .target(name: "FileProviderLibrary", dependencies: ["ConcurrencyHelpers", "ProviderABI"], path: "Plugins/FileProvider/Library"),
         .target(name: "FileProvider", dependencies: ["FileProviderLibrary", "ProviderABI"], path: "Plugins/FileProvider/Export"),
         // The Coinbase provider, split the same way.
         .target(name: "CoinbaseProviderLibrary", dependencies: ["ProviderABI"], path: "Plugins/CoinbaseProvider/Library"),
@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ChildProcesses", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],

@@ -1,7 +1,7 @@
+import ConcurrencyHelpers
 import FoundationEssentials
 import Glibc
 import ProviderABI
-import Synchronization
 
 /// Answers from a price file, re-reading it whenever it changes on disk.
 ///
@@ -13,7 +13,9 @@ public final class PriceFileFetcher: PriceFetcher {
     /// The file, absolute.
     public let path: String
     private let provider: String
-    private let cache = Mutex<Snapshot?>(nil)
+    // A pthread lock, not `Mutex`: concurrent fetches contend for it, and ThreadSanitizer
+    // cannot see a contended `Mutex` hand over on Linux (see `Lock`).
+    private let cache = Lock<Snapshot?>(nil)
 
     private struct Snapshot: Sendable {
         var identity: FileIdentity

@@ -1,18 +1,19 @@
+import ConcurrencyHelpers
 import Foundation
 import Injection
 import PriceHostTesting
 @testable import PriceHost
 import ProviderABI
-import Synchronization
 import Testing
 
 /// A transport that answers from a script, one entry per attempt, and records the attempts.
 final class ScriptedNetworking: Networking {
-    private let script: Mutex<[Result<HTTPResponse, ProviderError>]>
-    private let attempts = Mutex<[(HTTPRequest, Int)]>([])
+    // Locks that ThreadSanitizer can see hand over (see `Lock`); this runs in CI's TSan step.
+    private let script: Lock<[Result<HTTPResponse, ProviderError>]>
+    private let attempts = Lock<[(HTTPRequest, Int)]>([])
 
     init(_ script: [Result<HTTPResponse, ProviderError>]) {
-        self.script = Mutex(script)
+        self.script = Lock(script)
     }
 
     var attemptCount: Int { attempts.withLock { $0.count } }
