@@ -18,9 +18,9 @@ struct Sandbox {
     var configPath: String { directory.file("plugins.json") }
 
     /// Runs `pricehost ARGUMENTS --config plugins.json` in the sandbox.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> CommandResult {
         try CommandRunner.run(BuiltProducts.pricehost, arguments + ["--config", configPath],
-                              environment: environment, currentDirectory: directory.path)
+                              environment: environment, currentDirectory: directory.path, timeout: timeout)
     }
 
     /// Builds the test plugin with `defines` and returns its path.
