@@ -50,9 +50,9 @@ final class PluginPriceFetcher: PriceFetcher {
                 request: request, diagnostics: diagnostics))
             let (seconds, attoseconds) = completionTimeout.components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            Self.armDeadline(id: id, after: .nanoseconds(nanoseconds), isWaitingOnHost: isWaitingOnHost) { [provider] in
+            Self.armDeadline(id: id, after: .nanoseconds(nanoseconds), isWaitingOnHost: isWaitingOnHost) { [provider, pluginPath] in
                 QuoteFailure(provider: provider, request: request, code: .noCompletion,
-                             message: "the plugin never called the fetch completion for \(request.pair) (waited \(seconds) s); a plugin must call it exactly once per fetch")
+                             message: "plugin \(pluginPath) never called the fetch completion for \(request.pair) (waited \(seconds) s: timeoutSeconds × maxAttempts + \(ProviderPolicy.fetchDeadlineMargin.components.seconds) s); a plugin must call it exactly once per fetch, and never block the thread it is called on")
             }
             // On a Dispatch thread, not the task's: a plugin that blocks in fetch,
             // against the header's rule, then holds one thread, not the cooperative pool.

@@ -102,12 +102,13 @@ public struct PriceHostApp: Sendable {
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
                                                       libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
         var options = PluginLoader.Options()
+        options.fetchTimeout = { [config] provider in config.policy(for: provider).fetchDeadline }
         options.allowInsecure = invocation.allowInsecurePlugins
         // Hashes are printed by `providers --format json` and `check`; the text listing has no use for them.
         options.computeHashes = invocation.command == .check || invocation.command == .probe
             || (invocation.command == .providers && invocation.format == .json)
         if invocation.command == .probe {
-            options.fetchTimeout = ProbeCommand.fetchTimeout
+            options.fetchTimeout = { _ in ProbeCommand.fetchTimeout }
             if invocation.badSettings { options.settingsOverride = ProbeCommand.badSettings }
             // The probe's own process group, so check can kill whatever a plugin leaves running.
             setpgid(0, 0)

@@ -113,6 +113,7 @@ struct ServeCommand {
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
                                                       libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName, budget: budget)
         var options = PluginLoader.Options()
+        options.fetchTimeout = { [config] provider in config.policy(for: provider).fetchDeadline }
         options.allowInsecure = invocation.allowInsecurePlugins
         let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
                                                 container: container, options: options)

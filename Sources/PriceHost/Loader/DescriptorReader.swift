@@ -24,7 +24,7 @@ enum DescriptorReader {
     static let maximumStructSize = 4096
 
     static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String,
-                     fetchTimeout: Duration = .seconds(60),
+                     fetchTimeout: @Sendable (_ provider: String) -> Duration = { _ in ProviderPolicy().fetchDeadline },
                      isWaitingOnHost: @escaping @Sendable () -> Bool = { false },
                      diagnostics: Diagnostics = .process) -> Result<LoadedPlugin, Problem> {
         let bytes = UnsafeRawPointer(raw)
@@ -102,7 +102,7 @@ enum DescriptorReader {
                 let what = asset.map { "asset \($0)" } ?? "any asset (asset NULL)"
                 return .failure(Problem(provider: name, reason: "two fetchers for \(what); a provider has one per asset and one general fetcher"))
             }
-            let adapter = PluginPriceFetcher(provider: name, pluginPath: path, completionTimeout: fetchTimeout,
+            let adapter = PluginPriceFetcher(provider: name, pluginPath: path, completionTimeout: fetchTimeout(name),
                                              isWaitingOnHost: isWaitingOnHost,
                                              function: CFetchFunction(fetch: fetch, context: fetcher.context),
                                              diagnostics: diagnostics)

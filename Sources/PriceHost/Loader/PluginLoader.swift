@@ -25,12 +25,13 @@ struct PluginLoader: Sendable {
         var computeHashes = false
         /// Settings JSON handed to every plugin instead of the config's (the conformance check's bad settings).
         var settingsOverride: String?
-        /// How long a fetch may wait for the plugin's completion while the plugin has
-        /// no HTTP request in flight with the host (time spent waiting on the host's
-        /// HTTP, which has deadlines of its own, does not count).
-        var fetchTimeout: Duration = .seconds(60)
+        /// How long a fetch through a provider may wait for the plugin's completion while
+        /// the plugin has no HTTP request in flight with the host (time spent waiting on
+        /// the host's HTTP, which has deadlines of its own, does not count). By provider
+        /// name: the composition root gives each its ``ProviderPolicy/fetchDeadline``.
+        var fetchTimeout: @Sendable (_ provider: String) -> Duration = { _ in ProviderPolicy().fetchDeadline }
 
-        /// The defaults: strict, hashes only where pinned, a 60 s fetch timeout.
+        /// The defaults: strict, hashes only where pinned, the default policy's fetch deadline.
         init() {}
     }
 

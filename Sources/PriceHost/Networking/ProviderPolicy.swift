@@ -38,6 +38,15 @@ struct ProviderPolicy: Sendable, Equatable {
         return timeout * maxAttempts + max(maxRetryAfter, longestBackoff) * (maxAttempts - 1)
     }
 
+    /// How long a fetch may wait for a plugin's completion: every attempt's timeout
+    /// and a margin of ``fetchDeadlineMargin``. A plugin that never completes, or blocks
+    /// the thread it was called on, fails its fetch then, naming the plugin. Time the
+    /// plugin spends waiting on the host's HTTP does not count: that has deadlines of its own.
+    var fetchDeadline: Duration { timeout * maxAttempts + Self.fetchDeadlineMargin }
+
+    /// What a plugin may spend on its own work beyond its HTTP attempts.
+    static let fetchDeadlineMargin: Duration = .seconds(5)
+
     /// What the transport is asked to do for each of this provider's exchanges.
     var transferOptions: TransferOptions {
         TransferOptions(maxResponseBytes: maxResponseBytes, maxRedirects: followRedirects ? CurlTransport.maxRedirects : 0,

@@ -151,6 +151,13 @@ static void fetch_any(void *context, const ph_fetch_request *request,
     (void)request; (void)completion; (void)completion_context;
     return;
 #endif
+#ifdef VARIANT_BLOCK
+    /* Against the header's rule: holds the thread it was called on far past any deadline. */
+    (void)request; (void)completion; (void)completion_context;
+    struct timespec forever = {600, 0};
+    nanosleep(&forever, NULL);
+    return;
+#endif
 #ifdef VARIANT_TWICE
     answer(request, AMOUNT, completion, completion_context);
 #endif
