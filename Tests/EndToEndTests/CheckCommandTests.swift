@@ -77,3 +77,63 @@ struct CheckCommandTests {
             """, standardError: "hello from the plugin\n"))
     }
 }
+
+/// `check` killed from outside (a caller's `timeout`, Ctrl-C, a closed terminal)
+/// takes its probes, and what they started, with it.
+@Suite(.timeLimit(.minutes(2)))
+struct CheckTerminationTests {
+    /// The pids of `parent`'s children, from /proc.
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { processStatus($0)?.parent == parent }
+    }
+
+    /// A process's state letter, parent and process group, from /proc/PID/stat.
+    static func processStatus(_ pid: Int32) -> (state: Character, parent: Int32, group: Int32)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        // After "pid (comm) ": state, ppid, pgrp.
+        let fields = text[text.index(close, offsetBy: 2)...].split(separator: " ")
+        guard fields.count > 2, let state = fields[0].first, let parent = Int32(fields[1]), let group = Int32(fields[2]) else { return nil }
+        return (state, parent, group)
+    }
+
+    /// Live (not zombie) processes in process group `group`.
+    static func liveMembers(of group: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter {
+            guard let status = processStatus($0) else { return false }
+            return status.group == group && status.state != "Z"
+        }
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
+    func checkKilledMidProbeLeavesNoProcessBehind(signal: Int32) throws {
+        // A plugin that starts a process of its own at load, then never completes its fetch:
+        // the probe runs for its whole 5 s fetch timeout.
+        let plugin = try Sandbox.testPlugin(["VARIANT_FORK", "VARIANT_NO_COMPLETION"], name: "libForkSilent.so")
+        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let check = try BackgroundProcess(BuiltProducts.pricehost, ["check", "--config", sandbox.configPath],
+                                          currentDirectory: sandbox.directory.path)
+        // Wait (at most 20 s) for the probe, and for the process its plugin started in the probe's group.
+        var probe: Int32?
+        for _ in 0..<2000 {
+            if let found = Self.children(of: check.pid).first, Self.liveMembers(of: found).count >= 2 {
+                probe = found
+                break
+            }
+            usleep(10_000)
+        }
+        let group = try #require(probe, "no probe with a process of its plugin's appeared; check's stderr: \(check.standardError)")
+        #expect(Self.processStatus(group)?.group == group, "the probe leads a process group of its own")
+        #expect(check.terminate(signal: signal, within: 10) == 128 + signal)
+        // Killed with SIGKILL before check exits; give the kernel a moment to finish (at most 5 s).
+        var survivors = Self.liveMembers(of: group)
+        for _ in 0..<500 where !survivors.isEmpty {
+            usleep(10_000)
+            survivors = Self.liveMembers(of: group)
+        }
+        #expect(survivors.isEmpty, "left running in the probe's group \(group): \(survivors)")
+    }
+}

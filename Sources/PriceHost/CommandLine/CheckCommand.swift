@@ -1,3 +1,4 @@
+import ChildProcesses
 import FoundationEssentials
 import ProviderABI
 
@@ -22,6 +23,10 @@ struct CheckCommand {
     let diagnostics: Diagnostics
 
     func run() -> ExitStatus {
+        // Each plugin runs in a probe, a child in a process group of its own: a check
+        // that is killed (a caller's timeout, Ctrl-C) kills them, and what they started, first.
+        let terminationSources = ChildProcess.killChildrenOnTermination()
+        defer { withExtendedLifetime(terminationSources) {} }
         if let plugin = invocation.pluginPath { return conformance(of: FilePath.absolute(plugin, relativeTo: FilePath.currentDirectory)) }
         let (files, failures) = loader.candidates(config: config)
         var problems = failures.map(\.description)
