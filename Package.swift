@@ -40,8 +40,16 @@ let package = Package(
 
         // The slice of libcurl's C API the host uses: declarations only; libcurl is dlopen()ed, never linked.
         .target(name: "CCurl"),
-        // The host: config, loader, adapters, services, commands; and its thin main.
-        .target(name: "PriceHost", dependencies: ["ChildProcesses", "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI", "CCurl"]),
+        // The host, in layers that depend one way (docs/ARCHITECTURE.md):
+        // the core: config, security, loader, adapters, quotes, diagnostics, durations;
+        .target(name: "PriceHostCore", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),
+        // the HTTP transport (libcurl, dlopen()ed) and each provider's policy around it;
+        .target(name: "PriceHostHTTP", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CCurl"]),
+        // the service: serve, and the Redis fleet;
+        .target(name: "PriceHostService", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "Injection", "ProviderABI"]),
+        // the commands, their output and the wiring; and the thin main.
+        .target(name: "PriceHost", dependencies: ["PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses",
+                                                 "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
 
         // The file provider: a library the tests can link, and the exported plugin.
@@ -76,7 +84,7 @@ let package = Package(
         .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting"],

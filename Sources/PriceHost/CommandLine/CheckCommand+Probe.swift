@@ -1,5 +1,6 @@
 import ChildProcesses
 import FoundationEssentials
+import PriceHostCore
 import ProviderABI
 
 extension CheckCommand {

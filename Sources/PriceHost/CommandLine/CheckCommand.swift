@@ -1,5 +1,6 @@
 import ChildProcesses
 import FoundationEssentials
+import PriceHostCore
 import ProviderABI
 
 /// `pricehost check`: validates the config, then loads and exercises each

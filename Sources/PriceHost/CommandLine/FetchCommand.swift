@@ -1,3 +1,4 @@
+import PriceHostCore
 import ProviderABI
 
 /// `pricehost fetch`: one quote per asset on stdout; each failure one line on stderr.

@@ -1,4 +1,5 @@
 import CProviderABI
+import PriceHostCore
 
 /// What `--help` and `--version` print.
 enum HelpText {

@@ -1,3 +1,5 @@
+import PriceHostCore
+import PriceHostService
 import ProviderABI
 
 /// A parsed command line.
@@ -12,9 +14,7 @@ struct Invocation: Sendable, Equatable {
     }
 
     /// The output format of data on stdout.
-    enum Format: String, Sendable, CaseIterable {
-        case text, json, csv
-    }
+    typealias Format = OutputFormat
 
     /// What to run.
     var command: Command
@@ -68,18 +68,9 @@ struct Invocation: Sendable, Equatable {
         .version: [],
     ]
 
-    /// `SECONDS` as `digits[.digits]` with at most 3 decimals, in milliseconds; `nil` for anything else.
+    /// A number of seconds with up to three decimals, in milliseconds (``Durations/milliseconds(_:)``).
     static func milliseconds(_ text: String) -> Int? {
-        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, !whole.isEmpty, whole.count <= 6, whole.allSatisfy({ ("0"..."9").contains($0) }),
-              let seconds = Int(whole) else { return nil }
-        var fraction = 0
-        if parts.count == 2 {
-            let digits = parts[1]
-            guard (1...3).contains(digits.count), digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(digits) else { return nil }
-            fraction = value * [100, 10, 1][digits.count - 1]
-        }
-        return seconds * 1000 + fraction
+        Durations.milliseconds(text)
     }
 
     /// Parses the arguments after the program name.

@@ -1,3 +1,5 @@
+import PriceHostCore
+
 /// `pricehost new-plugin NAME --language c|swift [--dir DIR]`: writes a plugin
 /// from the templates, with the names filled in, built against this
 /// installation's header or `ProviderABI`.

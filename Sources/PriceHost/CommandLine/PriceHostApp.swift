@@ -1,5 +1,7 @@
 import Glibc
 import Injection
+import PriceHostCore
+import PriceHostHTTP
 import ProviderABI
 
 /// The `pricehost` program: parses the command line, wires the host, runs a

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PriceHostCore
 import ProviderABI
 
 /// `pricehost __probe --plugin PATH` (internal): loads one plugin and fetches

@@ -1,3 +1,4 @@
+import PriceHostCore
 import ProviderABI
 
 /// `pricehost providers`: the loaded plugins, their versions, paths and

@@ -1,4 +1,7 @@
 import Glibc
+import PriceHostCore
+import PriceHostHTTP
+import PriceHostService
 import ProviderABI
 
 /// `pricehost serve`: prices over HTTP for deployments (README, "Serve").

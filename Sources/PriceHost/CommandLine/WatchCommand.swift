@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Injection
+import PriceHostCore
 import ProviderABI
 import Synchronization
 

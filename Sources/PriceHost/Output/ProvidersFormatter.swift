@@ -1,3 +1,4 @@
+import PriceHostCore
 import ProviderABI
 
 /// What `providers` prints: a table of the loaded plugins and a line per failure, or one JSON object.

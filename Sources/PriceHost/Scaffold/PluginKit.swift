@@ -1,4 +1,5 @@
 import Glibc
+import PriceHostCore
 
 /// What a plugin author builds against, found relative to the running
 /// `pricehost`: the C header, the `ProviderABI` package and the templates.

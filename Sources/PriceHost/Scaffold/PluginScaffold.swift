@@ -1,4 +1,5 @@
 import Glibc
+import PriceHostCore
 import ProviderABI
 
 /// A new plugin's files, from the kit's templates with the names filled in,

@@ -1,4 +1,5 @@
 import Glibc
+import PriceHostCore
 
 /// Writes a scaffold's files into a directory that is new or empty, and nowhere else.
 enum ScaffoldWriter {

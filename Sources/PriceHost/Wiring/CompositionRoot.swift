@@ -1,4 +1,7 @@
 import Injection
+import PriceHostCore
+import PriceHostHTTP
+import PriceHostService
 import ProviderABI
 
 /// The wiring diagram of pricehost, in one place:
@@ -19,11 +22,14 @@ import ProviderABI
 ///      (check runs each plugin in a child `pricehost __probe` instead of loading it here)
 /// ```
 enum CompositionRoot {
+    /// The config's sections that the service owns: `serve`, and the fleet's `shared`.
+    static let configSections: [any ConfigSection.Type] = [ServeSettings.self, SharedSection.self]
+
     /// Finds and parses the config.
     /// - Throws: ``ConfigError``.
     static func loadConfig(invocation: Invocation, environment: [String: String]) throws(ConfigError) -> Config {
         try ConfigLocator(explicitPath: invocation.configPath, environment: environment,
-                          currentDirectory: FilePath.currentDirectory).load()
+                          currentDirectory: FilePath.currentDirectory, sections: configSections).load()
     }
 
     /// The container with the host's own services; plugins' fetchers are added by ``ProviderCatalog``.
@@ -94,28 +100,5 @@ struct UnavailableHTTPClient: HTTPClient {
 
     func get(_ request: HTTPRequest) async throws -> HTTPResponse {
         throw ProviderError(.unavailable, "GET \(request.url): no HTTP client: \(reason)")
-    }
-}
-
-/// Wraps a provider's fetcher as it is registered: `(provider, fetcher, policy)`.
-typealias FetcherDecorator = @Sendable (_ provider: String, _ fetcher: any PriceFetcher, _ policy: ProviderPolicy) -> any PriceFetcher
-
-/// Registers each loaded plugin's fetchers under `provider` and `provider/ASSET`,
-/// behind a cache when the provider's `cacheSeconds` asks for one.
-struct PluginFetchersModule: Module {
-    let plugins: [LoadedPlugin]
-    var policies: [String: ProviderPolicy] = [:]
-    var decorate: FetcherDecorator?
-
-    func register(into container: Container) {
-        for plugin in plugins {
-            let policy = policies[plugin.name] ?? ProviderPolicy()
-            let cacheSeconds = policy.cacheSeconds
-            for entry in plugin.fetchers {
-                let fetcher: any PriceFetcher = decorate?(plugin.name, entry.fetcher, policy) ?? (cacheSeconds > 0
-                    ? CachingPriceFetcher(base: entry.fetcher, lifetime: Double(cacheSeconds)) : entry.fetcher)
-                container.register(PriceFetcher.self, name: entry.registrationName, scope: .singleton) { _ in fetcher }
-            }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import PriceHostCore
 
 /// Where the running `pricehost` binary is, links resolved.
 enum ExecutableLocation {

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 @testable import PriceHost
+@testable import PriceHostCore
 import PriceHostTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Glibc
 @testable import PriceHost
+@testable import PriceHostCore
 import PriceHostTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import CProviderABI
 import Glibc
 @testable import PriceHost
+@testable import PriceHostCore
 import PriceHostTesting
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Injection
 @testable import PriceHost
+@testable import PriceHostCore
 import PriceHostTesting
 import ProviderABI
 import Testing

@@ -1,4 +1,5 @@
 @testable import PriceHost
+@testable import PriceHostHTTP
 import PriceHostTesting
 import ProviderABI
 import Testing

@@ -3,6 +3,8 @@ import Foundation
 import Injection
 import PriceHostTesting
 @testable import PriceHost
+@testable import PriceHostHTTP
+@testable import PriceHostCore
 import ProviderABI
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import PriceHost
+@testable import PriceHostCore
 import Testing
 
 /// The request budget: a full bucket lets `burst` requests through at once,

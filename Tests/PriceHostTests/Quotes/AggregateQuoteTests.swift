@@ -1,5 +1,6 @@
 import Foundation
 @testable import PriceHost
+@testable import PriceHostCore
 import ProviderABI
 import Testing
 

@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
 import Foundation
 @testable import PriceHost
+@testable import PriceHostCore
 import ProviderABI
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Injection
 @testable import PriceHost
+@testable import PriceHostCore
 import ProviderABI
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import PriceHost
+@testable import PriceHostCore
 import Testing
 
 struct ELFHeaderTests {

@@ -1,4 +1,6 @@
 @testable import PriceHost
+@testable import PriceHostCore
+@testable import PriceHostService
 import Testing
 
 /// The exposition's shape: cumulative buckets, escaped labels, every family typed.
@@ -20,7 +22,7 @@ struct ServeMetricsUnitTests {
     }
 
     @Test func labelValuesAreEscaped() {
-        #expect(ServeMetrics.escaped(#"a"b\c"# + "\nd") == #"a\"b\\c\nd"#)
+        #expect(PrometheusText.escaped(#"a"b\c"# + "\nd") == #"a\"b\\c\nd"#)
         let text = ServeMetrics().exposition(plugins: [(provider: "x", version: "1.0 \"beta\"")], rateLimitWaits: [:], openConnections: 0)
         #expect(text.contains(#"pricehost_plugin_info{provider="x",version="1.0 \"beta\""} 1"#))
     }

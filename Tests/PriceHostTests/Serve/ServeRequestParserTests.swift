@@ -1,5 +1,6 @@
 import Foundation
 @testable import PriceHost
+@testable import PriceHostService
 import PriceHostFuzzing
 import PriceHostTesting
 import Testing

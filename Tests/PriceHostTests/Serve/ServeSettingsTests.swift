@@ -1,4 +1,6 @@
 @testable import PriceHost
+@testable import PriceHostService
+@testable import PriceHostCore
 import ProviderABI
 import Testing
 
@@ -7,11 +9,11 @@ struct ServeSettingsTests {
     let path = "/srv/pricehost/plugins.json"
 
     func parse(_ serve: String, environment: [String: String] = [:]) throws(ConfigError) -> ServeSettings {
-        try ConfigParser.parse(Array(#"{"serve": \#(serve)}"#.utf8), path: path, environment: environment).serve
+        try ConfigParser.parse(Array(#"{"serve": \#(serve)}"#.utf8), path: path, environment: environment, sections: CompositionRoot.configSections).serve
     }
 
     @Test func defaultsWithoutTheKey() throws {
-        let settings = try ConfigParser.parse(Array("{}".utf8), path: path, environment: [:]).serve
+        let settings = try ConfigParser.parse(Array("{}".utf8), path: path, environment: [:], sections: CompositionRoot.configSections).serve
         #expect(settings == ServeSettings())
         #expect(settings.listen == ListenAddress(host: "127.0.0.1", port: 8480))
         #expect(settings.token == nil)

@@ -1,4 +1,5 @@
 @testable import PriceHost
+@testable import PriceHostService
 import PriceHostFuzzing
 import Testing
 

@@ -1,5 +1,7 @@
 import ConcurrencyHelpers
 @testable import PriceHost
+@testable import PriceHostService
+@testable import PriceHostCore
 import PriceHostTesting
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import PriceHost
+@testable import PriceHostService
 import Testing
 
 /// `shared.redis`: what is a Redis URL, and the words for what is not.

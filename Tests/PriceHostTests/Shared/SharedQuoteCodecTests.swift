@@ -1,5 +1,6 @@
 import FoundationEssentials
 @testable import PriceHost
+@testable import PriceHostService
 import ProviderABI
 import Testing
 

@@ -1,4 +1,6 @@
 @testable import PriceHost
+@testable import PriceHostService
+@testable import PriceHostCore
 import ProviderABI
 import Testing
 
@@ -7,11 +9,11 @@ struct SharedSettingsTests {
     let path = "/srv/pricehost/plugins.json"
 
     func parse(_ shared: String, environment: [String: String] = [:]) throws(ConfigError) -> Config {
-        try ConfigParser.parse(Array(#"{"shared": \#(shared)}"#.utf8), path: path, environment: environment)
+        try ConfigParser.parse(Array(#"{"shared": \#(shared)}"#.utf8), path: path, environment: environment, sections: CompositionRoot.configSections)
     }
 
     @Test func absentMeansNoFleet() throws {
-        let config = try ConfigParser.parse(Array("{}".utf8), path: path, environment: [:])
+        let config = try ConfigParser.parse(Array("{}".utf8), path: path, environment: [:], sections: CompositionRoot.configSections)
         #expect(config.shared == nil && config.sharedProblem == nil)
     }
 

@@ -1,0 +1,140 @@
+import ConcurrencyHelpers
+import FoundationEssentials
+import ProviderABI
+
+/// A provider's fetcher shared by many callers, as `serve` needs it: concurrent
+/// requests for the same pair share one upstream fetch, and a success is kept
+/// for `cacheSeconds` (only successes; a failure is asked again next time).
+/// Every outcome is reported to a ``FetchObserver``. With a fleet (``QuoteSharing``),
+/// the one fetch an instance would make asks the fleet's cache first, and only one
+/// instance of the fleet fetches a pair at a time.
+package final class CoalescingPriceFetcher: PriceFetcher {
+    /// One upstream fetch that callers wait on.
+    private final class Flight: Sendable {
+        private struct State {
+            var result: Result<Quote, any Error>?
+            var waiters: [CheckedContinuation<Quote, any Error>] = []
+        }
+        private let state = Lock(State())
+
+        func wait() async throws -> Quote {
+            try await withCheckedThrowingContinuation { continuation in
+                let result: Result<Quote, any Error>? = state.withLock { state in
+                    if state.result == nil { state.waiters.append(continuation) }
+                    return state.result
+                }
+                if let result { continuation.resume(with: result) }
+            }
+        }
+
+        func finish(_ result: Result<Quote, any Error>) {
+            let waiters = state.withLock { state in
+                state.result = result
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume(with: result) }
+        }
+    }
+
+    private enum Step {
+        case cached(Quote)
+        case join(Flight)
+        case lead(Flight)
+    }
+
+    private struct State {
+        var cache: [QuoteRequest: (quote: Quote, expires: ContinuousClock.Instant)] = [:]
+        var inFlight: [QuoteRequest: Flight] = [:]
+    }
+
+    private let provider: String
+    private let base: any PriceFetcher
+    private let lifetime: Duration
+    private let observer: any FetchObserver
+    private let shared: (any QuoteSharing)?
+    private let sharedWaitLimit: Duration
+    private let state = Lock(State())
+
+    /// Wraps `base`, the fetcher of `provider`; `cacheSeconds` 0 keeps nothing.
+    /// - Parameters:
+    ///   - shared: the fleet's cache and coalescing; used only when `cacheSeconds` is set
+    ///     (the fleet hands quotes over through its cache).
+    ///   - sharedWaitLimit: the longest this instance waits for another instance's fetch.
+    package init(provider: String, base: any PriceFetcher, cacheSeconds: Int, observer: any FetchObserver,
+         shared: (any QuoteSharing)? = nil, sharedWaitLimit: Duration = .seconds(60)) {
+        self.provider = provider
+        self.base = base
+        self.lifetime = .seconds(cacheSeconds)
+        self.observer = observer
+        self.shared = shared
+        self.sharedWaitLimit = sharedWaitLimit
+    }
+
+    package func fetchQuote(for request: QuoteRequest) async throws -> Quote {
+        let now = ContinuousClock.now
+        let step: Step = state.withLock { state in
+            if lifetime > .zero, let entry = state.cache[request] {
+                if now < entry.expires { return .cached(entry.quote) }
+                state.cache[request] = nil
+            }
+            if let flight = state.inFlight[request] { return .join(flight) }
+            let flight = Flight()
+            state.inFlight[request] = flight
+            return .lead(flight)
+        }
+        switch step {
+        case .cached(let quote):
+            observer.cacheHit(provider: provider)
+            return quote
+        case .join(let flight):
+            observer.coalesced(provider: provider)
+            return try await flight.wait()
+        case .lead(let flight):
+            if lifetime > .zero { observer.cacheMiss(provider: provider) }
+            let result: Result<Quote, any Error>
+            var keep = lifetime
+            if let shared, lifetime > .zero {
+                let outcome = await shared.quote(for: request, provider: provider, lifetime: lifetime, waitLimit: sharedWaitLimit) {
+                    await self.fetchUpstream(request)
+                }
+                result = outcome.result
+                keep = outcome.keep
+            } else {
+                result = await fetchUpstream(request)
+            }
+            let finished = ContinuousClock.now
+            state.withLock { state in
+                state.inFlight[request] = nil
+                if keep > .zero, case .success(let quote) = result { state.cache[request] = (quote, finished + keep) }
+            }
+            flight.finish(result)
+            return try result.get()
+        }
+    }
+
+    /// One fetch from the plugin, reported to the observer.
+    private func fetchUpstream(_ request: QuoteRequest) async -> Result<Quote, any Error> {
+        let started = ContinuousClock.now
+        let result: Result<Quote, any Error>
+        do {
+            result = .success(try await base.fetchQuote(for: request))
+        } catch {
+            result = .failure(error)
+        }
+        observer.fetched(provider: provider, succeeded: (try? result.get()) != nil, duration: started.duration(to: .now))
+        return result
+    }
+}
+
+/// What a ``CoalescingPriceFetcher`` reports: `serve`'s metrics.
+package protocol FetchObserver: Sendable {
+    /// A quote was answered from the cache.
+    func cacheHit(provider: String)
+    /// The cache had no fresh quote: an upstream fetch follows.
+    func cacheMiss(provider: String)
+    /// A request joined a fetch already in flight.
+    func coalesced(provider: String)
+    /// An upstream fetch ended.
+    func fetched(provider: String, succeeded: Bool, duration: Duration)
+}

@@ -1,0 +1,42 @@
+import ProviderABI
+import Synchronization
+
+/// One GET as the transport hands it to the event loop.
+struct CurlJob: Sendable {
+    /// What a finished exchange gives back: the answer, and where a 3xx points.
+    struct Exchange: Sendable {
+        var response: HTTPResponse
+        /// The absolute URL a redirect names (libcurl resolves a relative `Location`).
+        var redirectURL: String?
+    }
+
+    /// Tells a job apart from the others, for cancellation.
+    let id: Int
+    let url: String
+    /// Every header to send, `User-Agent` included.
+    let headers: [HTTPHeader]
+    /// The whole exchange's deadline.
+    package let timeout: Duration
+    package let options: TransferOptions
+    package let continuation: CheckedContinuation<Exchange, any Error>
+    /// Set when the task is cancelled, possibly before the job reaches the loop:
+    /// a job that starts cancelled is answered at once instead of running to its deadline.
+    let cancelled: Cancelled
+
+    /// A flag shared by the task's cancellation handler and the loop.
+    final class Cancelled: Sendable {
+        private let flag = Atomic(false)
+        package var isSet: Bool { flag.load(ordering: .acquiring) }
+        package func set() { flag.store(true, ordering: .releasing) }
+    }
+}
+
+/// What a provider's policy asks of one exchange.
+package struct TransferOptions: Sendable, Equatable {
+    /// The largest body accepted, counted after decoding; the transfer stops as soon as it is exceeded.
+    var maxResponseBytes: Int
+    /// Redirects followed within the same origin; 0 follows none.
+    var maxRedirects = 0
+    /// A CA bundle to trust instead of the system's.
+    var caFile: String?
+}

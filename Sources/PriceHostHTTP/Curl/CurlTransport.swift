@@ -1,0 +1,133 @@
+import ConcurrencyHelpers
+import PriceHostCore
+import ProviderABI
+import Synchronization
+
+/// The real transport: libcurl's C API, `dlopen`ed on the first request.
+///
+/// - One ``CurlEventLoop`` (a multi handle and its thread) serves every request
+///   of the process, so connections, TLS sessions and DNS answers are reused.
+/// - The body cap holds while the bytes arrive: a `Content-Length` over it is
+///   refused before the body is read, and the write callback stops the transfer
+///   the moment the (decoded) body would pass it.
+/// - No redirect is followed unless the provider opts in (`followRedirects`),
+///   and then at most ``maxRedirects``, within the same origin (scheme, host,
+///   port), so that a plugin's headers (an API key) never go elsewhere.
+/// - Proxies come from the environment as curl reads them (`https_proxy` or
+///   `HTTPS_PROXY`, `http_proxy`, `NO_PROXY`); certificates are checked against
+///   the system's CAs, or the provider's `caFile`.
+///
+/// If libcurl cannot be loaded, each request fails with ``loadFailure``'s line
+/// (and the command exits 3); nothing else does.
+package final class CurlTransport: Networking {
+    /// The `User-Agent` sent with every request that does not set its own.
+    static let userAgent = PriceHostVersion.userAgent
+    /// The most redirects followed for one request, when a provider opts in.
+    static let maxRedirects = 3
+
+    private let libraryName: String
+    // A pthread lock, not `Mutex`, so that ThreadSanitizer sees concurrent first requests hand over (see `Lock`).
+    private let loop = Lock<Result<CurlEventLoop, LibCurl.LoadError>?>(nil)
+    private let nextJob = Atomic<Int>(0)
+
+    /// A transport that loads `libraryName` (a soname or a path) on the first request.
+    package init(libraryName: String = LibCurl.defaultName) {
+        self.libraryName = libraryName
+    }
+
+    /// Why libcurl could not be loaded, once a request has tried; `nil` before that or when it loaded.
+    package var loadFailure: LibCurl.LoadError? {
+        loop.withLock { loop in
+            if case .failure(let error)? = loop { return error }
+            return nil
+        }
+    }
+
+    /// Loads libcurl and starts the loop, once; a failure is kept and repeated.
+    package func prepare() throws {
+        _ = try eventLoop()
+    }
+
+    package func get(_ request: HTTPRequest, options: TransferOptions) async throws -> HTTPResponse {
+        let loop = try eventLoop()
+        guard Self.origin(of: request.url) != nil else {
+            throw ProviderError(.invalidRequest, "GET \(request.url): not an absolute http or https URL")
+        }
+        if let unsafe = request.headers.first(where: { !$0.isSafe }) {
+            throw ProviderError(.invalidRequest, "GET \(request.url): header \(JSONValue.quoted(unsafe.name)) contains a line break or is malformed")
+        }
+        var headers = request.headers
+        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+            headers.append(HTTPHeader("User-Agent", Self.userAgent))
+        }
+        let timeout = request.timeout ?? ProviderPolicy().timeout
+        var url = request.url
+        var followed = 0
+        while true {
+            let exchange = try await perform(on: loop, url: url, headers: headers, timeout: timeout, options: options)
+            guard options.maxRedirects > 0, let next = exchange.redirectURL else { return exchange.response }
+            guard Self.origin(of: next) == Self.origin(of: url) else {
+                throw ProviderError(.invalidResponse, "GET \(request.url): redirected to \(next), another origin; pricehost follows redirects only within one origin")
+            }
+            guard followed < options.maxRedirects else {
+                throw ProviderError(.invalidResponse, "GET \(request.url): too many redirects (more than \(options.maxRedirects); the last to \(next))")
+            }
+            followed += 1
+            url = next
+        }
+    }
+
+    /// One exchange on the loop; cancelling the task ends the transfer.
+    private func perform(on loop: CurlEventLoop, url: String, headers: [HTTPHeader], timeout: Duration,
+                         options: TransferOptions) async throws -> CurlJob.Exchange {
+        let id = nextJob.wrappingAdd(1, ordering: .relaxed).newValue
+        let cancelled = CurlJob.Cancelled()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                loop.submit(CurlJob(id: id, url: url, headers: headers, timeout: timeout, options: options, continuation: continuation,
+                                    cancelled: cancelled))
+            }
+        } onCancel: {
+            // The flag first: a cancellation that reaches the loop before the job does is not lost.
+            cancelled.set()
+            loop.cancel(id)
+        }
+    }
+
+    private func eventLoop() throws(ProviderError) -> CurlEventLoop {
+        let result = loop.withLock { loop -> Result<CurlEventLoop, LibCurl.LoadError> in
+            if let loop { return loop }
+            let made = Result { () throws(LibCurl.LoadError) in try CurlEventLoop(curl: try LibCurl.load(libraryName)) }
+            loop = made
+            return made
+        }
+        switch result {
+        case .success(let loop): return loop
+        // Not retried: asking again cannot install the library.
+        case .failure(let error): throw ProviderError(.failed, error.description)
+        }
+    }
+
+    /// `http://host:port` of an absolute http(s) URL, lower-cased, with the default
+    /// port made explicit; `nil` for anything else.
+    static func origin(of url: String) -> String? {
+        let lowered = url.lowercased()
+        let scheme: String
+        let defaultPort: String
+        if lowered.hasPrefix("http://") {
+            (scheme, defaultPort) = ("http", "80")
+        } else if lowered.hasPrefix("https://") {
+            (scheme, defaultPort) = ("https", "443")
+        } else {
+            return nil
+        }
+        var authority = lowered.dropFirst(scheme.count + 3).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        guard !authority.isEmpty else { return nil }
+        // A port follows the last colon, unless that colon is inside an IPv6 literal's brackets.
+        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+            return "\(scheme)://\(authority)"
+        }
+        return "\(scheme)://\(authority):\(defaultPort)"
+    }
+}

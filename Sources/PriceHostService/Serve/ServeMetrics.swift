@@ -1,0 +1,123 @@
+import CProviderABI
+import ConcurrencyHelpers
+import PriceHostCore
+
+/// What `serve` counts, and its Prometheus text (format 0.0.4) at `GET /metrics`.
+///
+/// Counters live as long as the process; the rate-limit waits and open connections
+/// are read from where they are kept when the exposition is made.
+package final class ServeMetrics: FetchObserver {
+    /// The upper bounds of the fetch latency histogram, in seconds.
+    static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct Latency {
+        var buckets = [Int](repeating: 0, count: ServeMetrics.latencyBuckets.count)
+        var count = 0
+        var sum = 0.0
+    }
+
+    private struct Pair: Hashable, Comparable {
+        var first: String
+        var second: String
+        static func < (lhs: Pair, rhs: Pair) -> Bool { (lhs.first, lhs.second) < (rhs.first, rhs.second) }
+    }
+
+    private struct State {
+        var requests: [Pair: Int] = [:]
+        var fetches: [Pair: Int] = [:]
+        var latency: [String: Latency] = [:]
+        var cacheHits: [String: Int] = [:]
+        var cacheMisses: [String: Int] = [:]
+        var coalesced: [String: Int] = [:]
+        var streamClients = 0
+    }
+
+    private let state = Lock(State())
+    /// The fleet's counts (`shared.redis`), exposed with the rest.
+    package let shared = SharedMetrics()
+
+    package init() {}
+
+    /// Counts one answered request on `route` (a fixed name, never the raw path) with `status`.
+    package func request(route: String, status: Int) {
+        state.withLock { $0.requests[Pair(first: route, second: String(status)), default: 0] += 1 }
+    }
+
+    /// One more (or one fewer, with -1) SSE client.
+    func streamClients(_ change: Int) { state.withLock { $0.streamClients += change } }
+
+    /// The SSE clients connected now.
+    var streamClientCount: Int { state.withLock { $0.streamClients } }
+
+    package func cacheHit(provider: String) { state.withLock { $0.cacheHits[provider, default: 0] += 1 } }
+    package func cacheMiss(provider: String) { state.withLock { $0.cacheMisses[provider, default: 0] += 1 } }
+    package func coalesced(provider: String) { state.withLock { $0.coalesced[provider, default: 0] += 1 } }
+
+    package func fetched(provider: String, succeeded: Bool, duration: Duration) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        state.withLock { state in
+            state.fetches[Pair(first: provider, second: succeeded ? "success" : "failure"), default: 0] += 1
+            var latency = state.latency[provider] ?? Latency()
+            for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound { latency.buckets[index] += 1 }
+            latency.count += 1
+            latency.sum += seconds
+            state.latency[provider] = latency
+        }
+    }
+
+    /// The exposition: every family with `# HELP` and `# TYPE`, samples sorted by label.
+    /// - Parameters:
+    ///   - plugins: the loaded plugins as `(provider, version)`.
+    ///   - rateLimitWaits: per provider with a request budget, how many requests waited for it.
+    ///   - openConnections: the connections open now.
+    ///   - redis: the fleet's Redis connection; `nil` without `shared.redis`.
+    func exposition(plugins: [(provider: String, version: String)], rateLimitWaits: [String: Int], openConnections: Int,
+                    redis: RedisClient.Health? = nil) -> String {
+        let state = state.withLock { $0 }
+        var text = ""
+        func family(_ name: String, _ type: String, _ help: String) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        func sample(_ name: String, _ labels: [(String, String)], _ value: String) {
+            let rendered = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(PrometheusText.escaped($0.1))\"" }.joined(separator: ",") + "}"
+            text += "\(name)\(rendered) \(value)\n"
+        }
+        family("pricehost_http_requests_total", "counter", "HTTP requests answered, by route and status.")
+        for (key, count) in state.requests.sorted(by: { $0.key < $1.key }) {
+            sample("pricehost_http_requests_total", [("route", key.first), ("status", key.second)], String(count))
+        }
+        family("pricehost_upstream_fetches_total", "counter", "Fetches from a provider's plugin, by provider and outcome.")
+        for (key, count) in state.fetches.sorted(by: { $0.key < $1.key }) {
+            sample("pricehost_upstream_fetches_total", [("provider", key.first), ("outcome", key.second)], String(count))
+        }
+        family("pricehost_upstream_fetch_duration_seconds", "histogram", "How long a provider's fetch took.")
+        for (provider, latency) in state.latency.sorted(by: { $0.key < $1.key }) {
+            for (index, bound) in Self.latencyBuckets.enumerated() {
+                sample("pricehost_upstream_fetch_duration_seconds_bucket", [("provider", provider), ("le", "\(bound)")], String(latency.buckets[index]))
+            }
+            sample("pricehost_upstream_fetch_duration_seconds_bucket", [("provider", provider), ("le", "+Inf")], String(latency.count))
+            sample("pricehost_upstream_fetch_duration_seconds_sum", [("provider", provider)], "\(latency.sum)")
+            sample("pricehost_upstream_fetch_duration_seconds_count", [("provider", provider)], String(latency.count))
+        }
+        for (name, help, counts) in [("pricehost_cache_hits_total", "Quotes answered from the cache (cacheSeconds).", state.cacheHits),
+                                     ("pricehost_cache_misses_total", "Cache lookups that found no fresh quote.", state.cacheMisses),
+                                     ("pricehost_coalesced_requests_total", "Requests that shared a fetch already in flight.", state.coalesced),
+                                     ("pricehost_rate_limit_waits_total", "Requests that waited for the provider's request budget.", rateLimitWaits)] {
+            family(name, "counter", help)
+            for (provider, count) in counts.sorted(by: { $0.key < $1.key }) { sample(name, [("provider", provider)], String(count)) }
+        }
+        text += shared.exposition(health: redis)
+        family("pricehost_sse_clients", "gauge", "Server-Sent Events streams open now.")
+        sample("pricehost_sse_clients", [], String(state.streamClients))
+        family("pricehost_open_connections", "gauge", "HTTP connections open now.")
+        sample("pricehost_open_connections", [], String(openConnections))
+        family("pricehost_plugin_info", "gauge", "Loaded plugins, by provider and version.")
+        for plugin in plugins.sorted(by: { $0.provider < $1.provider }) {
+            sample("pricehost_plugin_info", [("provider", plugin.provider), ("version", plugin.version)], "1")
+        }
+        family("pricehost_build_info", "gauge", "The pricehost build.")
+        sample("pricehost_build_info", [("version", PriceHostVersion.text), ("plugin_abi", "\(PRICEHOST_ABI_MAJOR).\(PRICEHOST_ABI_MINOR)")], "1")
+        return text
+    }
+
+}

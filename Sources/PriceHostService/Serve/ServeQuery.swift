@@ -1,0 +1,73 @@
+import PriceHostCore
+import ProviderABI
+
+/// The parameters of `/v1/prices` and `/v1/stream`, checked as the command line checks
+/// `--asset`, `--currency`, `--provider` and `--aggregate`; the message says what is wrong.
+struct ServeQuery: Sendable, Equatable {
+    /// `asset`: codes, split at commas (the parameter may repeat), upper case, without repeats.
+    package var assets: [String] = []
+    /// `currency`.
+    package var currency: String?
+    /// `provider`: one, or several tried in order.
+    package var providers: [String]?
+    /// `aggregate=median`.
+    package var aggregateMedian = false
+    /// `interval` (streams), in milliseconds.
+    package var intervalMilliseconds = 5_000
+
+    /// The most assets one request may ask for.
+    static let maxAssets = 100
+
+    /// A message for the client.
+    struct Problem: Error, Equatable {
+        package var message: String
+    }
+
+    /// Reads `parameters`, which may be only those in `allowed`.
+    package static func parse(_ parameters: [(name: String, value: String)], allowed: [String]) throws(Problem) -> ServeQuery {
+        var query = ServeQuery()
+        var seen = Set<String>()
+        for (name, value) in parameters {
+            guard allowed.contains(name) else {
+                throw Problem(message: "unknown parameter \(JSONValue.quoted(name)); this route takes \(allowed.joined(separator: ", "))")
+            }
+            guard name == "asset" || seen.insert(name).inserted else { throw Problem(message: "parameter \(name) is given twice") }
+            switch name {
+            case "asset":
+                for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    guard let code = AssetCode.normalized(String(part)) else {
+                        throw Problem(message: "asset \(JSONValue.quoted(String(part))) is not an asset code (2 to 10 letters or digits)")
+                    }
+                    if !query.assets.contains(code) { query.assets.append(code) }
+                }
+            case "currency":
+                guard let code = AssetCode.normalized(value) else {
+                    throw Problem(message: "currency \(JSONValue.quoted(value)) is not a currency code (2 to 10 letters or digits)")
+                }
+                query.currency = code
+            case "provider":
+                var names: [String] = []
+                for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    let provider = String(part)
+                    guard ProviderName.isValid(provider) else {
+                        throw Problem(message: "provider \(JSONValue.quoted(provider)) is not a provider name (\(ProviderName.rule))")
+                    }
+                    guard !names.contains(provider) else { throw Problem(message: "provider names \(JSONValue.quoted(provider)) twice") }
+                    names.append(provider)
+                }
+                query.providers = names
+            case "aggregate":
+                guard value == "median" else { throw Problem(message: "aggregate takes median, not \(JSONValue.quoted(value))") }
+                query.aggregateMedian = true
+            default: // interval
+                guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
+                    throw Problem(message: "interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")
+                }
+                query.intervalMilliseconds = milliseconds
+            }
+        }
+        guard !query.assets.isEmpty else { throw Problem(message: "asset is required, e.g. ?asset=BTC,ETH") }
+        guard query.assets.count <= maxAssets else { throw Problem(message: "at most \(maxAssets) assets per request") }
+        return query
+    }
+}

@@ -1,0 +1,80 @@
+import FoundationEssentials
+import PriceHostCore
+import ProviderABI
+
+extension ServeRouter {
+    /// `GET /v1/prices?asset=BTC,ETH[&currency=EUR][&provider=a,b][&aggregate=median]`: a JSON array with,
+    /// per asset in the order asked, the object `fetch --format json` prints, or `{"asset","currency","error","timestamp"}`.
+    /// 200 when at least one asset has a price, 502 when none has, 400 for bad parameters.
+    package func prices(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeResponse {
+        let query: ServeQuery
+        do {
+            query = try ServeQuery.parse(request.query, allowed: ["asset", "currency", "provider", "aggregate"])
+        } catch {
+            return .error(400, error.message)
+        }
+        let currency = query.currency ?? generation.config.defaultCurrency
+        let routed: [Result<QuoteService.Route, RoutingError>]
+        switch Self.routes(for: query.assets, providers: query.providers, in: generation) {
+        case .success(let routes): routed = routes
+        case .failure(let rejection): return rejection.response
+        }
+        let routes = routed.compactMap { try? $0.get() }
+        let service = generation.service
+        let now = Date()
+        // Each routed asset's line, and whether it is a price.
+        var lines: [String: (text: String, isPrice: Bool)] = [:]
+        if query.aggregateMedian {
+            let results = BlockingBridge.wait { await service.aggregate(routes, currency: currency).map(\.result) }
+            for (route, result) in zip(routes, results) {
+                switch result {
+                case .success(let aggregate): lines[route.asset] = (AggregateFormatter.json(aggregate).serialized, true)
+                case .failure(let failure):
+                    lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: failure.description, at: now), false)
+                }
+            }
+        } else {
+            let results = BlockingBridge.wait { await service.fetch(routes, currency: currency) }
+            for (route, result) in zip(routes, results) {
+                switch result {
+                case .success(let quote): lines[route.asset] = (QuoteFormatter.json(quote), true)
+                case .failure(let error):
+                    lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: "\(error)", at: now), false)
+                }
+            }
+        }
+        var items: [String] = []
+        var succeeded = 0
+        for (asset, route) in zip(query.assets, routed) {
+            if case .failure(let error) = route {
+                items.append(QuoteFormatter.failureLine(asset: asset, currency: currency, message: error.description, at: now))
+            } else if let line = lines[asset] {
+                items.append(line.text)
+                if line.isPrice { succeeded += 1 }
+            }
+        }
+        return .json(succeeded > 0 ? 200 : 502, "[" + items.joined(separator: ",") + "]")
+    }
+
+    /// Each asset's route, or its routing error; a provider the client named that nothing provides is a 400 for the whole request.
+    package static func routes(for assets: [String], providers: [String]?, in generation: ServeGeneration)
+        -> Result<[Result<QuoteService.Route, RoutingError>], Rejection> {
+        var routes: [Result<QuoteService.Route, RoutingError>] = []
+        for asset in assets {
+            do {
+                routes.append(.success(try generation.service.route(asset: asset, explicitProviders: providers)))
+            } catch {
+                if case .unknownProvider(let message) = error {
+                    return .failure(Rejection(response: .error(400, message.replacing("(from --provider)", with: "(from the provider parameter)"))))
+                }
+                routes.append(.failure(error))
+            }
+        }
+        return .success(routes)
+    }
+
+    /// A request refused as a whole.
+    package struct Rejection: Error {
+        var response: ServeResponse
+    }
+}

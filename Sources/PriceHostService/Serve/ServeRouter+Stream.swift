@@ -1,0 +1,45 @@
+import FoundationEssentials
+import PriceHostCore
+import ProviderABI
+
+extension ServeRouter {
+    /// `GET /v1/stream?asset=BTC,ETH[&interval=5][&currency=EUR][&provider=a,b]`: Server-Sent Events,
+    /// one `data:` line per quote per tick, `event: error` for a failure, a comment heartbeat
+    /// after `serve.heartbeatSeconds` (15) of silence. Clients of one asset share its fetch.
+    package func stream(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeAnswer {
+        let query: ServeQuery
+        do {
+            query = try ServeQuery.parse(request.query, allowed: ["asset", "interval", "currency", "provider"])
+        } catch {
+            return .response(.error(400, error.message), route: "stream")
+        }
+        // A provider nothing provides is refused now, not on every tick.
+        if case .failure(let rejection) = Self.routes(for: query.assets, providers: query.providers, in: generation) {
+            return .response(rejection.response, route: "stream")
+        }
+        let currency = query.currency ?? generation.config.defaultCurrency
+        let topics = query.assets.map { asset in
+            StreamHub.TopicKey(asset: asset, currency: currency, providers: query.providers, intervalMilliseconds: query.intervalMilliseconds)
+        }
+        return .stream(StreamPlan(topics: topics, hub: hub, metrics: metrics))
+    }
+
+    /// One tick of `topic`: its quote as `data: {…}`, or `event: error` with the failure, from the generation served now.
+    package static func event(for topic: StreamHub.TopicKey, state: ServeState) async -> String {
+        let service = state.current.service
+        let result: Result<Quote, any Error>
+        do {
+            let route = try service.route(asset: topic.asset, explicitProviders: topic.providers)
+            result = await service.fetch([route], currency: topic.currency)[0]
+        } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let quote):
+            return "data: \(QuoteFormatter.json(quote))\n\n"
+        case .failure(let error):
+            let line = QuoteFormatter.failureLine(asset: topic.asset, currency: topic.currency, message: "\(error)", at: Date())
+            return "event: error\ndata: \(line)\n\n"
+        }
+    }
+}

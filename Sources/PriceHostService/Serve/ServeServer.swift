@@ -1,0 +1,159 @@
+import ConcurrencyHelpers
+import Glibc
+import PriceHostCore
+import Synchronization
+
+/// The listening socket and its connections: one thread accepts, one thread per
+/// connection reads, answers in order and writes.
+///
+/// Limits: past `maxConnections` a new connection gets an immediate 503; an idle
+/// keep-alive connection is closed after `idleTimeout`; a request whose head (and
+/// body) has not arrived within `headerTimeout` of its first byte gets 408 and the
+/// connection is closed (slowloris). ``drain(within:)`` stops accepting, lets
+/// requests in flight finish and closes the rest.
+package final class ServeServer: Sendable {
+    /// What a connection's requests are handed to.
+    package typealias Handler = @Sendable (ServeRequest) -> ServeAnswer
+
+    /// The timeouts and the connection bound.
+    package struct Limits: Sendable {
+        var maxConnections: Int
+        var idleTimeoutMilliseconds: Int
+        var headerTimeoutMilliseconds: Int
+        var heartbeatMilliseconds: Int
+
+        package init(_ settings: ServeSettings) {
+            maxConnections = settings.maxConnections
+            idleTimeoutMilliseconds = settings.idleTimeoutMilliseconds
+            headerTimeoutMilliseconds = settings.headerTimeoutMilliseconds
+            heartbeatMilliseconds = settings.heartbeatMilliseconds
+        }
+    }
+
+    /// The address listened on, with the port the kernel chose for port 0.
+    package let address: ListenAddress
+    package let limits: Limits
+    private let listener: Int32
+    /// Open connections; a descriptor is removed under this lock before it is closed, so
+    /// ``drain(within:)`` never shuts down a reused number.
+    private let connections = Lock<Set<Int32>>([])
+    private let stopping = Atomic<Bool>(false)
+    private let acceptEnded = Atomic<Bool>(false)
+
+    /// Binds and listens.
+    /// - Throws: ``ServeError`` with the system's reason (the port in use, say).
+    package init(address: ListenAddress, limits: Limits) throws(ServeError) {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ServeError(address: address, reason: String(cString: strerror(errno))) }
+        var yes: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var socketAddress = sockaddr_in()
+        socketAddress.sin_family = sa_family_t(AF_INET)
+        socketAddress.sin_port = address.port.bigEndian
+        inet_pton(AF_INET, address.host, &socketAddress.sin_addr)
+        let bound = withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 1024) == 0 else {
+            let code = errno
+            close(descriptor)
+            let hint = switch code {
+            case EADDRINUSE: " (another process listens there; stop it or choose another port with --listen)"
+            case EACCES: " (ports below 1024 need privileges; choose a port above 1024)"
+            case EADDRNOTAVAIL: " (no interface of this machine has that address)"
+            default: ""
+            }
+            throw ServeError(address: address, reason: String(cString: strerror(code)) + hint)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        listener = descriptor
+        self.address = ListenAddress(host: address.host, port: UInt16(bigEndian: socketAddress.sin_port))
+        self.limits = limits
+    }
+
+    /// True once ``drain(within:)`` began: answers say `Connection: close`.
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// Starts accepting on a thread of its own.
+    /// - Parameters:
+    ///   - handler: answers each request.
+    ///   - finished: called after each answer: the request (`nil` for one refused before it could be read), the status and the time taken.
+    package func start(handler: @escaping Handler, finished: @escaping @Sendable (ServeRequest?, String, Int, Double) -> Void) -> Bool {
+        DetachedThread.start(stackBytes: 256 * 1024) { [self] in
+            acceptLoop(handler: handler, finished: finished)
+        }
+    }
+
+    private func acceptLoop(handler: @escaping Handler, finished: @escaping @Sendable (ServeRequest?, String, Int, Double) -> Void) {
+        defer { acceptEnded.store(true, ordering: .releasing) }
+        while !isStopping {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE || errno == ENOMEM {
+                    // Out of descriptors: let some close rather than spin.
+                    if errno != EINTR && errno != ECONNABORTED { usleep(10_000) }
+                    continue
+                }
+                return
+            }
+            // Not inherited by the children `check` would start: serve starts none, but a plugin might.
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+            let admitted = connections.withLock { open in
+                guard open.count < limits.maxConnections else { return false }
+                open.insert(connection)
+                return true
+            }
+            guard admitted else {
+                finished(nil, "overload", 503, 0)
+                Socket.setSendTimeout(connection, milliseconds: 1000)
+                _ = Socket.sendAll(connection, ServeResponse.error(503, "too many connections (serve.maxConnections is \(limits.maxConnections)); try again shortly",
+                                                                   headers: [("Retry-After", "1")]).serialized(keepAlive: false))
+                close(connection)
+                continue
+            }
+            let started = DetachedThread.start { [self] in
+                ServeConnection(descriptor: connection, server: self, handler: handler, finished: finished).run()
+                closeConnection(connection)
+            }
+            if !started { closeConnection(connection) }
+        }
+    }
+
+    private func closeConnection(_ connection: Int32) {
+        connections.withLock { _ = $0.remove(connection) }
+        close(connection)
+    }
+
+    /// How many connections are open.
+    package var openConnectionCount: Int { connections.withLock { $0.count } }
+
+    /// Stops accepting, wakes every connection waiting for a request (an SSE stream
+    /// ends the same way), and waits until all are closed or `within` has passed.
+    /// - Returns: true when every connection closed in time.
+    package func drain(within limit: Duration) -> Bool {
+        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return openConnectionCount == 0 }
+        shutdown(listener, Int32(SHUT_RDWR))
+        // A connection mid-request still writes its answer (only reads are shut), then sees the end.
+        connections.withLock { open in
+            for connection in open { shutdown(connection, Int32(SHUT_RD)) }
+        }
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if openConnectionCount == 0 && acceptEnded.load(ordering: .acquiring) { break }
+            usleep(10_000)
+        }
+        close(listener)
+        return openConnectionCount == 0
+    }
+}
+
+/// What a request gets: a response, or a stream that takes the connection over.
+package enum ServeAnswer: Sendable {
+    /// A response, counted under `route` (a fixed name, for metrics).
+    case response(ServeResponse, route: String)
+    /// Server-Sent Events until the client leaves or the server stops.
+    case stream(StreamPlan)
+}

@@ -1,0 +1,51 @@
+import Glibc
+
+/// The few socket calls `serve` makes, each retried on EINTR.
+enum Socket {
+    /// Writes all of `bytes`; false when the peer is gone or the send timed out.
+    static func sendAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { buffer in
+                // A non-empty array always has a base address.
+                send(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0, errno == EINTR { continue }
+            if sent <= 0 { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Waits until `descriptors` can be read or `milliseconds` pass; the readable ones (empty on timeout).
+    static func waitReadable(_ descriptors: [Int32], milliseconds: Int) -> [Int32] {
+        var polls = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        while true {
+            let ready = poll(&polls, nfds_t(polls.count), Int32(clamping: max(0, milliseconds)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return [] }
+            return polls.filter { $0.revents != 0 }.map(\.fd)
+        }
+    }
+
+    /// Reads what is there (at most `buffer`'s size); 0 when the peer closed, -1 on error.
+    static func receive(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            return count
+        }
+    }
+
+    /// Sets the send timeout, so a client that stops reading cannot hold a thread forever.
+    static func setSendTimeout(_ descriptor: Int32, milliseconds: Int) {
+        var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Milliseconds from `start` to now.
+    package static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = start.duration(to: .now)
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+}
