@@ -24,7 +24,10 @@ final class Resolution: Resolver {
         case made(Any)
     }
 
-    private enum Phase {
+    // File-private, with every reader and writer of a record's phase in this file: a release
+    // build makes an object of each file, and LLVM inlines the value witnesses of a file-private
+    // type into the nested resolve. Internal, they cost a 4-deep chain 66 instructions more.
+    fileprivate enum Phase {
         case inProgress
         /// Made, not kept: transient, or a graph registration that takes an argument.
         case done
@@ -36,17 +39,17 @@ final class Resolution: Resolver {
     // a resolution sits in this `Sendable` object. Factories run synchronously on the thread
     // that called `resolve`, and `Resolver` documents that a factory uses its resolver only
     // there, so an instance is never touched by two threads at once.
-    private struct GraphInstance: @unchecked Sendable {
+    struct GraphInstance: @unchecked Sendable {
         let value: Any
     }
 
     /// A record owns one reference to its entry, taken over from the lookup that found it
     /// rather than retained again (a retain and a release fewer per nested resolve), and given
     /// back when the records are emptied.
-    private struct Record {
+    struct Record {
         let id: ObjectIdentifier
         unowned(unsafe) let entry: any ServiceEntry
-        var phase: Phase
+        fileprivate var phase: Phase
         /// When it went in progress, on the resolution's ``State/clock``.
         var startedAt: Int
 
@@ -55,7 +58,7 @@ final class Resolution: Resolver {
         }
     }
 
-    private struct State {
+    struct State {
         var records: [Record] = []
         /// Set when a factory kept this resolution beyond its resolve: from then on it holds
         /// its origin and root itself, since nothing else is sure to.
@@ -80,24 +83,24 @@ final class Resolution: Resolver {
     /// it runs, and a resolution that outlives its resolve keeps it in `kept`. Atomic because
     /// a reused resolution gets a new origin; it changes only while one resolve holds the
     /// resolution alone.
-    private let originAddress: Atomic<UInt>
+    let originAddress: Atomic<UInt>
     /// The resolution that asked for the singleton or weak instance this one makes.
     let parent: Resolution?
     /// The registration this resolution was started for; in progress for its whole life.
     /// Unretained for the same reason as the origin, and so that a parked resolution does not
     /// keep the registration whose slot holds it alive.
-    private unowned(unsafe) let root: any ServiceEntry
+    unowned(unsafe) let root: any ServiceEntry
     /// `Resolver` is `Sendable`, so a factory could hand it to another thread; the lock keeps
     /// the bookkeeping sound even then. But a resolution runs on one thread (`Resolver` asks
     /// factories not to pass it on), so the lock is all but never contended, and a nested
     /// resolve takes it twice: the cheapest lock there is serves, a ``SpinLock``.
-    private let state = SpinLock(State())
+    let state = SpinLock(State())
     /// True once a record is added, so that reusing a resolution whose factory resolved
     /// nothing takes no lock. Set under the lock; read after `isKnownUniquelyReferenced` has
     /// seen every other reference released, so it cannot miss a record another holder added.
-    private let hasRecords = Atomic<Bool>(false)
+    let hasRecords = Atomic<Bool>(false)
     /// True once an `initCompleted` ran in this resolution; until then no factory is rerun.
-    private let hasCompletions = Atomic<Bool>(false)
+    let hasCompletions = Atomic<Bool>(false)
 
     deinit {
         state.withLock { state in
@@ -107,169 +110,10 @@ final class Resolution: Resolver {
         }
     }
 
-    private init(origin: Container, parent: Resolution?, root: any ServiceEntry) {
+    init(origin: Container, parent: Resolution?, root: any ServiceEntry) {
         originAddress = Atomic(UInt(bitPattern: Unmanaged.passUnretained(origin).toOpaque()))
         self.parent = parent
         self.root = root
-    }
-
-    /// Runs `entry`'s factory as the root of a resolution whose lookups start at `origin`.
-    ///
-    /// `parent` is the resolution that asked for the singleton or weak instance `entry` makes,
-    /// if any; `owner` is the container that holds `entry` when that is not `origin`.
-    @inline(__always)
-    static func resolve<Service>(
-        _ entry: Entry<Service>, origin: Container, parent: Resolution?, owner: Container?, argument: Any?
-    ) throws -> Service {
-        let resolution: Resolution
-        if parent == nil, let spare = entry.takeSpareResolution() {
-            spare.originAddress.store(UInt(bitPattern: Unmanaged.passUnretained(origin).toOpaque()), ordering: .releasing)
-            resolution = spare
-        } else {
-            resolution = Resolution(origin: origin, parent: parent, root: entry)
-        }
-        let instance: Service
-        do {
-            // Guaranteed by `resolution` itself, which lives past the call; saying so spares a
-            // retain and release of it around the factory.
-            instance = try Unmanaged.passUnretained(resolution)._withUnsafeGuaranteedRef {
-                let instance = try $0.run(entry, owner: owner, argument: argument)
-                if $0.hasCompletions.load(ordering: .acquiring), let made = $0.rerunRootInstance() {
-                    // A cycle through a property made the root again, and the graph holds that one.
-                    return made as! Service
-                }
-                if entry.hasInitCompleted {
-                    try $0.completeRoot(entry, instance)
-                }
-                return instance
-            }
-        } catch {
-            finish(resolution, entry: entry, origin: origin, shared: nil)
-            throw error
-        }
-        finish(resolution, entry: entry, origin: origin, shared: instance)
-        return instance
-    }
-
-    /// Runs the root's `initCompleted`, with its instance visible to the resolves it makes,
-    /// so that a property can close a cycle back to it.
-    private func completeRoot<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
-        if entry.scope.kind != .transient && entry.argument == nil {
-            hasRecords.store(true, ordering: .releasing)
-            state.withLock { $0.rootInstance = GraphInstance(value: instance) }
-        }
-        try complete(entry, instance)
-    }
-
-    /// The root's instance if a rerun of its factory made one.
-    private func rerunRootInstance() -> Any? {
-        state.withLock { $0.rootInstance?.value }
-    }
-
-    /// Runs `entry`'s `initCompleted` on `instance`, reporting its failure as the factory's.
-    /// While it runs, a graph-scope registration in progress since before it started may be
-    /// made again to close a cycle (Swinject's way): the cycle runs through this property.
-    private func complete<Service>(_ entry: Entry<Service>, _ instance: Service) throws {
-        guard let initCompleted = entry.initCompleted else {
-            return
-        }
-        hasCompletions.store(true, ordering: .releasing)
-        state.withLock { state in
-            state.completions.append(state.clock)
-            state.clock += 1
-        }
-        defer { state.withLock { _ = $0.completions.popLast() } }
-        do {
-            try initCompleted(self, instance)
-        } catch let error as ResolutionError {
-            throw error
-        } catch {
-            throw ResolutionError.factoryFailed(registration: entry.displayName, underlying: error)
-        }
-    }
-
-    /// Parks `resolution`, emptied, as `entry`'s spare when nothing else holds it; otherwise
-    /// lets it keep its origin and root alive for whoever does.
-    @inline(__always)
-    ///
-    /// `shared` is the root's instance, `nil` after a failure. (`Any?`, not `Service?`:
-    /// generic code would look the metadata of `Service?` up on every resolve.)
-    private static func finish<Service>(
-        _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, shared: @autoclosure () -> Any?
-    ) {
-        var resolution = resolution
-        if isKnownUniquelyReferenced(&resolution) {
-            if resolution.parent == nil && resolution.reset() {
-                entry.park(resolution)
-            }
-        } else {
-            // A graph root stays the graph's: a `Lazy` made in it that resolves the root gets it.
-            let instance = entry.keepsGraphInstance ? shared().map { GraphInstance(value: $0) } : nil
-            resolution.keep(origin: origin, root: entry, instance: instance)
-        }
-    }
-
-    /// Empties the records for reuse, keeping their buffer; false if the buffer grew past what
-    /// is worth keeping.
-    private func reset() -> Bool {
-        guard hasRecords.load(ordering: .acquiring) else {
-            return true
-        }
-        hasRecords.store(false, ordering: .releasing)
-        // Only an `initCompleted` sets the root's instance (directly or through a rerun).
-        let hadCompletions = hasCompletions.load(ordering: .acquiring)
-        return state.withLock { state in
-            for index in state.records.indices {
-                Record.releaseEntry(state.records[index].id)
-            }
-            state.records.removeAll(keepingCapacity: true)
-            state.clock = 0
-            if hadCompletions {
-                state.rootInstance = nil
-                hasCompletions.store(false, ordering: .releasing)
-            }
-            return state.records.capacity <= 32
-        }
-    }
-
-    private func keep(origin: Container, root: any ServiceEntry, instance: GraphInstance?) {
-        state.withLock { state in
-            state.kept = (origin, root)
-            state.isFinished = true
-            state.rootInstance = instance ?? state.rootInstance
-            if instance == nil && !root.keepsGraphInstance {
-                state.rootInstance = nil
-            }
-        }
-    }
-
-    /// Where the root stands: its shared instance if it has one, otherwise whether its
-    /// factory (or `initCompleted`) is still running.
-    func rootState() -> ChainState {
-        let isRerunnable = root.keepsGraphInstance
-        return state.withLock { state in
-            if let instance = state.rootInstance {
-                return .made(instance.value)
-            }
-            if state.isFinished {
-                return .absent
-            }
-            // The root started before any `initCompleted`.
-            return isRerunnable && !state.completions.isEmpty && state.reruns < Self.rerunLimit ? .rerun : .inProgress
-        }
-    }
-
-    /// How deep reruns may nest before a cycle is reported instead: a property cycle closes
-    /// in a few; more means factories that keep making new instances.
-    private static var rerunLimit: Int { 32 }
-
-    /// Calls `body` with the origin container.
-    @inline(__always)
-    private func withOrigin<Result>(_ body: (Container) throws -> Result) rethrows -> Result {
-        let address = originAddress.load(ordering: .acquiring)
-        // Safe: see `originAddress`.
-        return try Unmanaged<Container>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
-            ._withUnsafeGuaranteedRef(body)
     }
 
     func resolve<Service>(_ type: Service.Type, name: String?) throws -> Service {
@@ -291,47 +135,6 @@ final class Resolution: Resolver {
         }
     }
 
-    func resolve<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service {
-        do {
-            let (entry, owner) = try withOrigin { try $0.entry(type, name: name, argument: Argument.self) }
-            return try checkedInstance(of: entry, owner: owner, argument: argument)
-        } catch is LookupMiss {
-            return try withOrigin { try $0.resolveUnregistered(type, name: name, argument: argument, resolver: self) }
-        }
-    }
-
-    func resolveIfRegistered<Service>(_ type: Service.Type, name: String?) throws -> Service? {
-        guard withOrigin({ $0.lookup(type, name: name) }).entry != nil else {
-            return try withOrigin { try $0.makeWrapper(type, name: name, resolver: self) }
-        }
-        return try resolve(type, name: name)
-    }
-
-    func resolveIfRegistered<Service, Argument>(_ type: Service.Type, name: String?, argument: Argument) throws -> Service? {
-        guard withOrigin({ $0.lookup(type, name: name, argument: Argument.self) }).entry != nil else {
-            return try withOrigin { try $0.makeWrapper(type, name: name, argument: argument, resolver: self) }
-        }
-        return try resolve(type, name: name, argument: argument)
-    }
-
-    /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
-    @inline(__always)
-    func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
-        do {
-            // Called in place: binding the closure to a local would retain its context.
-            if entry.factory != nil {
-                return try entry.factory!(self)
-            }
-            return try entry.make!(self, owner, argument)
-        } catch let error as ResolutionError {
-            // Already names the innermost registration that failed; wrapping again would
-            // only bury it.
-            throw error
-        } catch {
-            throw ResolutionError.factoryFailed(registration: entry.displayName, underlying: error)
-        }
-    }
-
     /// Returns an instance of `entry`, held by `owner` (`nil` for this resolution's origin),
     /// within this resolution; the argument has been checked.
     func checkedInstance<Service>(of entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
@@ -347,7 +150,7 @@ final class Resolution: Resolver {
     /// Returns an instance of `entry`; sets `isTakenOver` when a new record took over the
     /// caller's reference to it.
     @inline(__always)
-    private func checkedInstance<Service>(
+    func checkedInstance<Service>(
         of entry: Entry<Service>, owner: Container?, argument: Any?, isTakenOver: inout Bool
     ) throws -> Service {
         if let cache = entry.cache {
@@ -433,44 +236,10 @@ final class Resolution: Resolver {
         return instance
     }
 
-    /// The root asked for again before its resolve finished: its instance while its
-    /// `initCompleted` runs, a rerun to close a cycle through a property, or the cycle's error.
-    /// (Out of line, as every rare path here: the common path stays small enough to inline.)
-    @inline(never)
-    private func rootAgain<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
-        switch rootState() {
-        case .absent, .inProgress:
-            throw cycle(closingWith: entry)
-        case .made(let instance):
-            return instance as! Service
-        case .rerun:
-            return try rerunRoot(entry, owner: owner)
-        }
-    }
-
-    /// True once the top-level resolve returned, leaving no instance to share (a transient
-    /// root that a `Lazy` resolves later, through this resolution, is made anew).
-    private func isRootDone() -> Bool {
-        state.withLock { $0.isFinished && $0.rootInstance == nil }
-    }
-
-    /// An entry already recorded in this resolution: shared, rerun, or a cycle.
-    @inline(never)
-    private func existing<Service>(_ entry: Entry<Service>, owner: Container?, found: Int) throws -> Service {
-        if found == Self.cycleFound {
-            throw cycle(closingWith: entry)
-        }
-        let (index, isRerun) = Self.decode(found)
-        if isRerun {
-            return try rerun(entry, owner: owner, at: index)
-        }
-        return sharedInstance(at: index) as! Service
-    }
-
     /// Runs the factory of `entry`, in progress further up, again: an `initCompleted` that
     /// started since asks for it, so the cycle runs through a property. The first instance
     /// made is the graph's; the outer run returns it too.
-    private func rerun<Service>(_ entry: Entry<Service>, owner: Container?, at index: Int) throws -> Service {
+    func rerun<Service>(_ entry: Entry<Service>, owner: Container?, at index: Int) throws -> Service {
         defer { state.withLock { $0.reruns -= 1 } }
         let instance = try run(entry, owner: owner, argument: nil)
         let isFirst = state.withLock { state -> Bool in
@@ -487,46 +256,9 @@ final class Resolution: Resolver {
         return instance
     }
 
-    /// As ``rerun(_:owner:at:)``, for the root.
-    private func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
-        state.withLock { $0.reruns += 1 }
-        defer { state.withLock { $0.reruns -= 1 } }
-        let instance = try run(entry, owner: owner, argument: nil)
-        let existing = state.withLock { state -> Any? in
-            if let made = state.rootInstance {
-                return made.value
-            }
-            state.rootInstance = GraphInstance(value: instance)
-            return nil
-        }
-        if let existing {
-            return existing as! Service
-        }
-        try complete(entry, instance)
-        return instance
-    }
-
-    private static var cycleFound: Int { -1 }
-
-    /// Maps a record's index to a negative result: a made record to share.
-    private static func madeFound(_ index: Int) -> Int {
-        -2 - 2 * index
-    }
-
-    /// Maps a record's index to a negative result: an in-progress record to run again.
-    private static func rerunFound(_ index: Int) -> Int {
-        -3 - 2 * index
-    }
-
-    /// The record's index, and whether it is to be run again, from a negative result.
-    private static func decode(_ result: Int) -> (index: Int, isRerun: Bool) {
-        let code = -2 - result
-        return (code / 2, code % 2 == 1)
-    }
-
     /// The instance a made record shares. Safe to force-cast to the record's service type: the
     /// record of an `Entry<S>` holds only an `S`.
-    private func sharedInstance(at index: Int) -> Any {
+    func sharedInstance(at index: Int) -> Any {
         state.withLock { state in
             guard case .made(let instance) = state.records[index].phase else {
                 fatalError("a made record is never reset while its resolution runs")
