@@ -6,14 +6,7 @@ import Glibc
 /// repository's `pricehost_plugin.h`. Each distinct build is done once per
 /// test process and shared.
 public enum CPluginCompiler {
-    /// One build: its path once done. Its own lock, so a build is done once even when
-    /// tests running in parallel ask for it at the same moment. (Built twice, the second
-    /// rename replaced a file a running `watch` had loaded, which then warned about it.)
-    private final class Build: Sendable {
-        let path = Lock<String?>(nil)
-    }
-
-    private static let builds = Lock<[String: Build]>([:])
+    private static let builds = BuildOnce()
 
     /// Compiles `source` into a shared library with `defines` (`NAME` or `NAME=VALUE`) and returns its path.
     ///
@@ -22,14 +15,7 @@ public enum CPluginCompiler {
     public static func compile(source: String, defines: [String] = [], name: String,
                                includeDirectory: String = BuiltProducts.abiHeaderDirectory, into outputDirectory: String? = nil) throws -> String {
         let key = ([source, name, includeDirectory, outputDirectory ?? ""] + defines).joined(separator: "|")
-        let build = builds.withLock { builds in
-            if let existing = builds[key] { return existing }
-            let created = Build()
-            builds[key] = created
-            return created
-        }
-        return try build.path.withLock { path throws -> String in
-            if let path { return path }
+        return try builds.path(for: key) {
             let directory = outputDirectory
                 ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -41,7 +27,6 @@ public enum CPluginCompiler {
             let result = try CommandRunner.run(compiler, arguments, timeout: 120)
             guard result.status == 0 else { throw CompileError(result: result) }
             guard rename(scratch, output) == 0 else { throw CompileError(result: CommandResult(status: errno, standardOutput: "", standardError: "rename \(scratch) failed")) }
-            path = output
             return output
         }
     }
@@ -49,11 +34,7 @@ public enum CPluginCompiler {
     /// `$CC`, else `cc`, found on PATH.
     static var compiler: String {
         if let fromEnvironment = ProcessInfo.processInfo.environment["CC"], !fromEnvironment.isEmpty { return fromEnvironment }
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let candidate = "\(directory)/cc"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return "/usr/bin/cc"
+        return BuildOnce.executable("cc", fallback: "/usr/bin/cc")
     }
 
     /// The compiler failed.

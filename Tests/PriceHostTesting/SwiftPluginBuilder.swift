@@ -6,26 +6,14 @@ import Glibc
 /// package of its own that depends on this checkout's `ProviderABI` product,
 /// built with `swift build`. Each distinct build is done once per test process.
 public enum SwiftPluginBuilder {
-    private final class Build: Sendable {
-        let path = Lock<String?>(nil)
-    }
-
-    private static let builds = Lock<[String: Build]>([:])
+    private static let builds = BuildOnce()
 
     /// Builds a dynamic library named `lib<product>.so` from the one Swift file
     /// `source` and returns its path, readable and executable, writable only by its owner.
     ///
     /// - Throws: ``BuildError`` with swift build's output when it fails.
     public static func build(source: String, product: String) throws -> String {
-        let key = source + "|" + product
-        let build = builds.withLock { builds in
-            if let existing = builds[key] { return existing }
-            let created = Build()
-            builds[key] = created
-            return created
-        }
-        return try build.path.withLock { path throws -> String in
-            if let path { return path }
+        try builds.path(for: source + "|" + product) {
             let package = URL(fileURLWithPath: NSTemporaryDirectory())
                 .appendingPathComponent("pricehost-swiftplugins-\(getpid())-\(product)").path
             try FileManager.default.createDirectory(atPath: package + "/Sources/\(product)", withIntermediateDirectories: true)
@@ -57,19 +45,12 @@ public enum SwiftPluginBuilder {
             guard chmod(directory, 0o755) == 0, chmod(installed, 0o755) == 0 else {
                 throw BuildError(result: CommandResult(status: errno, standardOutput: "", standardError: "chmod \(installed) failed"))
             }
-            path = installed
             return installed
         }
     }
 
     /// The `swift` that built the tests (the toolchain on PATH).
-    static var swift: String {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let candidate = "\(directory)/swift"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return "/usr/bin/swift"
-    }
+    static var swift: String { BuildOnce.executable("swift", fallback: "/usr/bin/swift") }
 
     /// swift build failed.
     public struct BuildError: Error, CustomStringConvertible {
