@@ -20,12 +20,14 @@ extension CheckCommand {
     }
 
     /// Runs `pricehost __probe` on one file and reads what it says.
-    func probe(_ candidate: PluginLoader.Candidate, extraArguments: [String] = [], relayLog: Bool = true) -> ProbeResult {
+    func probe(_ candidate: PluginLoader.Candidate, extraArguments: [String] = [], relayLog: Bool = true,
+               config: Config, executable: String, _ context: CommandContext) -> ProbeResult {
+        let diagnostics = context.diagnostics
         var result = ProbeResult(path: candidate.path)
         // `check --plugin` without `--config` hands the plugin `{}`: its probe gets no config either.
-        let hasConfigFile = invocation.configPath != nil || (invocation.pluginPath == nil && FileManager.default.fileExists(atPath: config.path))
+        let hasConfigFile = plugins.configPath != nil || (pluginPath == nil && FileManager.default.fileExists(atPath: config.path))
         var arguments = ["__probe"] + (hasConfigFile ? ["--config", config.path] : []) + ["--plugin", candidate.path] + extraArguments
-        if invocation.allowInsecurePlugins { arguments.append("--allow-insecure-plugins") }
+        if plugins.allowInsecurePlugins { arguments.append("--allow-insecure-plugins") }
         // Loading, the probe's idle limit, and the slowest HTTP any provider's policy allows
         // (the fetches run at once), with room to spare.
         let slowestHTTP = ([ProviderPolicy()] + config.providerPolicies.values).map(\.worstCaseHTTPTime).max() ?? .zero

@@ -15,23 +15,32 @@ import ProviderABI
 /// no network) is shown but is not a problem: the plugin behaved. Settings
 /// kept for a provider not loaded are a warning only, since its plugin may be
 /// dropped in later.
-struct CheckCommand {
-    let invocation: Invocation
-    let config: Config
-    let loader: PluginLoader
-    let executable: String
-    let output: @Sendable (String) -> Void
-    let diagnostics: Diagnostics
+struct CheckCommand: LoadsPlugins {
+    var plugins = PluginOptions()
+    /// `--format`.
+    var format = Invocation.Format.text
+    /// `--plugin PATH`: the conformance check of one plugin file.
+    var pluginPath: String?
 
-    func run() -> ExitStatus {
+    func run(in context: CommandContext) async -> ExitStatus {
+        guard let config = context.loadConfig(for: self, pluginPath: pluginPath) else { return .configOrPlugin }
+        // No plugin is loaded in this process: each runs in a child of its own.
+        let host = context.makeHost(config: config, plugins: plugins, computeHashes: true)
+        return check(host, executable: ExecutableLocation.path ?? CommandLine.arguments[0], context)
+    }
+
+    private func check(_ host: PluginHost, executable: String, _ context: CommandContext) -> ExitStatus {
+        let config = host.config, loader = host.loader, output = context.output, diagnostics = context.diagnostics
         // Each plugin runs in a probe, a child in a process group of its own: a check
         // that is killed (a caller's timeout, Ctrl-C) kills them, and what they started, first.
         let terminationSources = ChildProcess.killChildrenOnTermination()
         defer { withExtendedLifetime(terminationSources) {} }
-        if let plugin = invocation.pluginPath { return conformance(of: FilePath.absolute(plugin, relativeTo: FilePath.currentDirectory)) }
+        if let plugin = pluginPath {
+            return conformance(of: FilePath.absolute(plugin, relativeTo: FilePath.currentDirectory), host, executable: executable, context)
+        }
         let (files, failures) = loader.candidates(config: config)
         var problems = failures.map(\.description)
-        var results = files.map { probe($0) }
+        var results = files.map { probe($0, config: config, executable: executable, context) }
         var claims = ProviderCatalog.Claims()
         for index in results.indices {
             // A plugin that loaded provides its name, whatever else is wrong with it;
@@ -58,7 +67,7 @@ struct CheckCommand {
 
         let healthy = results.filter { $0.problems.isEmpty && $0.name != nil }
         for line in CheckReportFormatter.lines(configPath: config.path, healthy: healthy, problems: problems,
-                                               warnings: warnings, format: invocation.format) { output(line) }
+                                               warnings: warnings, format: format) { output(line) }
         return problems.isEmpty ? .success : .configOrPlugin
     }
 
@@ -66,31 +75,33 @@ struct CheckCommand {
     /// in a child as `check` does, plus: an unknown asset must be a clean error,
     /// concurrent fetches must each complete once, and settings with an unknown key
     /// must be reported. Each finding says what to fix.
-    func conformance(of path: String) -> ExitStatus {
+    func conformance(of path: String, _ host: PluginHost, executable: String, _ context: CommandContext) -> ExitStatus {
+        let config = host.config, output = context.output, diagnostics = context.diagnostics
         let candidate = PluginLoader.Candidate(path: path, pin: nil)
-        var result = probe(candidate, extraArguments: ["--conformance"])
+        var result = probe(candidate, extraArguments: ["--conformance"], config: config, executable: executable, context)
         if result.name != nil {
-            let strict = probe(candidate, extraArguments: ["--bad-settings"], relayLog: false)
+            let strict = probe(candidate, extraArguments: ["--bad-settings"], relayLog: false, config: config, executable: executable, context)
             if strict.name != nil, !strict.logged {
                 result.problems.append("plugin \(path): accepted settings with an unknown key (\(ProbeCommand.badSettings)) without a word; reject unknown keys (return NULL after logging why) or at least log a warning, so a typo in plugins.json is caught")
             }
         }
-        if let name = result.name, invocation.configPath != nil {
-            result.problems += clashes(of: name, at: path)
+        if let name = result.name, plugins.configPath != nil {
+            result.problems += clashes(of: name, at: path, host, executable: executable, context)
         }
         for problem in result.problems { diagnostics.error(problem) }
-        for line in CheckReportFormatter.conformanceLines(path: path, result: result, format: invocation.format) { output(line) }
+        for line in CheckReportFormatter.conformanceLines(path: path, result: result, format: format) { output(line) }
         return result.problems.isEmpty ? .success : .configOrPlugin
     }
 
     /// With `--config`, the config's plugins (other than `path` itself) that
     /// provide `name` too: each is loaded, without fetching, in a child of its own.
-    private func clashes(of name: String, at path: String) -> [String] {
+    private func clashes(of name: String, at path: String, _ host: PluginHost, executable: String, _ context: CommandContext) -> [String] {
+        let config = host.config
         let plugin = PluginLoader.realPath(path) ?? path
-        return loader.candidates(config: config).files
+        return host.loader.candidates(config: config).files
             .filter { (PluginLoader.realPath($0.path) ?? $0.path) != plugin }
             .compactMap { candidate in
-                let other = probe(candidate, extraArguments: ["--load-only"], relayLog: false)
+                let other = probe(candidate, extraArguments: ["--load-only"], relayLog: false, config: config, executable: executable, context)
                 guard other.name == name else { return nil }
                 return "plugin \(path): provider '\(name)' is also provided by \(other.path) in \(config.path); a fetch would use whichever is listed first, and providers, check and watch refuse to start; rename one"
             }

@@ -2,13 +2,24 @@ import PriceHostCore
 import ProviderABI
 
 /// `pricehost fetch`: one quote per asset on stdout; each failure one line on stderr.
-struct FetchCommand {
-    let invocation: Invocation
-    let service: QuoteService
-    let output: @Sendable (String) -> Void
-    let diagnostics: Diagnostics
+struct FetchCommand: LoadsPlugins {
+    var plugins = PluginOptions()
+    var quotes = QuoteOptions()
+    /// `--format`.
+    var format = Invocation.Format.text
 
-    func run() async -> ExitStatus {
+    func run(in context: CommandContext) async -> ExitStatus {
+        guard let config = context.loadConfig(for: self) else { return .configOrPlugin }
+        let host = context.makeHost(config: config, plugins: plugins)
+        // A fetch loads plugins only until the providers it routes to are loaded. Two plugins
+        // with one provider name: it takes the first in config order.
+        host.catalog.load(until: QuoteService.providersNeeded(for: quotes.assets, explicitProviders: quotes.providers, config: config))
+        let service = QuoteService(container: host.container, catalog: host.catalog, warn: { [diagnostics = context.diagnostics] in diagnostics.warning($0) })
+        return context.status(await fetch(service, context), fetchingWith: host.container)
+    }
+
+    private func fetch(_ service: QuoteService, _ context: CommandContext) async -> ExitStatus {
+        let output = context.output, diagnostics = context.diagnostics
         // A plugin that failed to load is worth a warning, not a failed fetch:
         // the provider asked for may well be another one. `check` is strict.
         for failure in service.catalog.report.failures { diagnostics.warning(failure.description) }
@@ -16,9 +27,9 @@ struct FetchCommand {
 
         var routes: [QuoteService.Route] = []
         var routingStatus: ExitStatus?
-        for asset in invocation.assets {
+        for asset in quotes.assets {
             do {
-                routes.append(try service.route(asset: asset, explicitProviders: invocation.providers))
+                routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
             } catch {
                 // What the user typed is a usage error; what the config or a plugin says is not.
                 diagnostics.error(error.description)
@@ -30,8 +41,8 @@ struct FetchCommand {
         }
         if let routingStatus { return routingStatus }
 
-        let currency = invocation.currency ?? config.defaultCurrency
-        if invocation.aggregateMedian { return await aggregate(routes, currency: currency) }
+        let currency = quotes.currency ?? config.defaultCurrency
+        if quotes.aggregateMedian { return await aggregate(routes, currency: currency, service, context) }
         let results = await service.fetch(routes, currency: currency)
         var quotes: [Quote] = []
         for result in results {
@@ -40,15 +51,17 @@ struct FetchCommand {
             case .failure(let error): diagnostics.error("\(error)")
             }
         }
-        if !quotes.isEmpty || invocation.format == .csv {
-            for line in QuoteFormatter.lines(for: quotes, format: invocation.format) { output(line) }
+        if !quotes.isEmpty || format == .csv {
+            for line in QuoteFormatter.lines(for: quotes, format: format) { output(line) }
         }
         if quotes.count == results.count { return .success }
         return quotes.isEmpty ? .fetchFailed : .partial
     }
 
     /// `--aggregate median`: every provider of each asset at once; the median, range and spread.
-    private func aggregate(_ routes: [QuoteService.Route], currency: String) async -> ExitStatus {
+    private func aggregate(_ routes: [QuoteService.Route], currency: String, _ service: QuoteService,
+                           _ context: CommandContext) async -> ExitStatus {
+        let output = context.output, diagnostics = context.diagnostics
         var aggregates: [AggregateQuote] = []
         for (result, leftOut) in await service.aggregate(routes, currency: currency) {
             for warning in AggregateQuote.sourceWarnings(for: result, leftOut: leftOut) { diagnostics.warning(warning) }
@@ -65,8 +78,8 @@ struct FetchCommand {
                 diagnostics.error(failure.description)
             }
         }
-        if !aggregates.isEmpty || invocation.format == .csv {
-            for line in AggregateFormatter.lines(for: aggregates, format: invocation.format) { output(line) }
+        if !aggregates.isEmpty || format == .csv {
+            for line in AggregateFormatter.lines(for: aggregates, format: format) { output(line) }
         }
         if aggregates.count == routes.count { return .success }
         return aggregates.isEmpty ? .fetchFailed : .partial

@@ -1,7 +1,8 @@
 import CProviderABI
 import PriceHostCore
 
-/// What `--help` and `--version` print.
+/// What `--help` and `--version` print. The usage lines and OPTIONS are made
+/// from the commands' declarations (``ParsableCommand``); hidden commands are left out.
 enum HelpText {
     /// The version of pricehost.
     static var version: String { PriceHostVersion.text }
@@ -12,34 +13,34 @@ enum HelpText {
     }
 
     /// The usage text.
-    static let usage = """
-        pricehost: a plugin-based price engine
+    static let usage: String = {
+        let commands = Invocation.commands.filter { !$0.configuration.isHidden }
+        let usage = commands.flatMap { $0.usageLines }.map { "  pricehost \($0)" } + ["  pricehost --help | --version"]
+        var listed: [OptionSpec] = []
+        for spec in commands.flatMap({ $0.optionSpecs }) where spec.help != nil && !listed.contains(where: { $0.name == spec.name }) {
+            listed.append(spec)
+        }
+        return (["pricehost: a plugin-based price engine", "", "USAGE"] + usage
+            + ["", "OPTIONS (every command takes --config)"] + listed.flatMap(optionLines) + [trailer]).joined(separator: "\n")
+    }()
 
-        USAGE
-          pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
-          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
-          pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: /v1/prices, /v1/stream, POST / (Chainlink), /metrics, /healthz, /readyz
-          pricehost providers [--format text|json]
-          pricehost check [--format text|json]
-          pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
-          pricehost new-plugin NAME --language c|swift [--dir DIR]   write a plugin to start from (default DIR: ./NAME)
-          pricehost --help | --version
+    /// Where an option's help starts, from the start of the line.
+    static let helpColumn = 20
 
-        OPTIONS (every command takes --config)
-          --config PATH     the config file; default: $PRICEHOST_CONFIG, ./plugins.json,
-                            ~/.config/pricehost/plugins.json, /etc/pricehost/plugins.json
-          --asset CODES     asset codes, comma-separated (2 to 10 letters or digits)
-          --provider NAME   who answers; default: assets.CODE.provider, then defaults.provider
-          --currency CODE   quote currency; default: defaults.currency, then USD
-          --format FORMAT   text (default), json (one object per line) or csv
-          --aggregate median  (fetch, watch) ask every provider of the asset at once (--provider a,b,c, else
-                            assets.CODE.providers) and print the median, min, max and spread; a median of
-                            one source comes with a warning saying why the others failed
-          --allow-insecure-plugins
-                            load plugin files others could replace (local development only)
-          --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
-                            (build: swift build -c release), on this installation's header or ProviderABI
-          --dir DIR         (new-plugin) where to write it; must be new or empty
+    /// `  --config PATH     the config file…`: the label, then its help from ``helpColumn``
+    /// (after two spaces when the label reaches it; on a line of its own when it is longer still).
+    static func optionLines(_ spec: OptionSpec) -> [String] {
+        let label = "  " + spec.label
+        let help = (spec.help ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = String(repeating: " ", count: helpColumn)
+        let continuation = help.dropFirst().map { indent + $0 }
+        guard let first = help.first else { return [label] }
+        guard label.count <= helpColumn else { return [label, indent + first] + continuation }
+        return [label + String(repeating: " ", count: max(2, helpColumn - label.count)) + first] + continuation
+    }
+
+    /// What follows OPTIONS.
+    static let trailer = """
 
         EXIT STATUS
           0 success   1 fetch failed   2 usage error   3 config or plugin error

@@ -3,18 +3,21 @@ import PriceHostCore
 /// `pricehost new-plugin NAME --language c|swift [--dir DIR]`: writes a plugin
 /// from the templates, with the names filled in, built against this
 /// installation's header or `ProviderABI`.
-struct NewPluginCommand {
-    let invocation: Invocation
-    /// The directory of the running binary, where the kit is looked for.
-    let executableDirectory: String?
-    let currentDirectory: String
-    let output: @Sendable (String) -> Void
-    let diagnostics: Diagnostics
+struct NewPluginCommand: SynchronousCommand {
+    /// `NAME`: the provider name of the plugin to write.
+    var name: String?
+    /// `--language`.
+    var language: PluginScaffold.Language?
+    /// `--dir`: where to write it; default `./NAME`.
+    var directory: String?
 
-    func run() -> ExitStatus {
-        // The parser guarantees both for this command.
-        guard let name = invocation.newPluginName, let language = invocation.language else { return .usage }
-        let directory = FilePath.absolute(invocation.directory ?? name, relativeTo: currentDirectory)
+    func run(in context: CommandContext) -> ExitStatus {
+        let output = context.output, diagnostics = context.diagnostics
+        // The kit is looked for beside the running binary.
+        let executableDirectory = ExecutableLocation.directory
+        // validate() guarantees both.
+        guard let name, let language else { return .usage }
+        let directory = FilePath.absolute(self.directory ?? name, relativeTo: FilePath.currentDirectory)
         guard let kit = executableDirectory.flatMap(PluginKit.locate(executableDirectory:)) else {
             diagnostics.error("new-plugin: no plugin kit beside this pricehost (\(executableDirectory ?? "its directory is unknown")): "
                 + "the header, ProviderABI and Templates are in a checkout's root or PREFIX/share/pricehost/sdk; reinstall with scripts/install.sh")

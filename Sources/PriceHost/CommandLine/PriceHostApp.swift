@@ -4,8 +4,9 @@ import PriceHostCore
 import PriceHostHTTP
 import ProviderABI
 
-/// The `pricehost` program: parses the command line, wires the host, runs a
-/// command, and turns every failure into one line on stderr and an exit status.
+/// The `pricehost` program: parses the command line into a command
+/// (``ParsableCommand``), which wires what it needs and runs; every failure is
+/// one line on stderr and an exit status.
 public struct PriceHostApp: Sendable {
     let environment: [String: String]
     let standardOutput: @Sendable (String) -> Void
@@ -27,7 +28,7 @@ public struct PriceHostApp: Sendable {
 
     /// What ``start(_:)`` leaves to do.
     public enum Start: Sendable {
-        /// The command ran (`--help`, `--version`) or the command line was refused: exit with this.
+        /// The command ran (`--help`, `--version`, `new-plugin`) or the command line was refused: exit with this.
         case finished(ExitStatus)
         /// A command that needs Swift concurrency: ``run(_:)-(Command)`` it.
         case command(Command)
@@ -35,7 +36,12 @@ public struct PriceHostApp: Sendable {
 
     /// A parsed command line, ready to run.
     public struct Command: Sendable {
-        let invocation: Invocation
+        let command: any AsyncCommand
+    }
+
+    /// What the commands run with.
+    var context: CommandContext {
+        CommandContext(environment: environment, output: standardOutput, diagnostics: diagnostics)
     }
 
     /// Parses `arguments` (without the program name) and answers what needs no
@@ -48,19 +54,19 @@ public struct PriceHostApp: Sendable {
             diagnostics.error(error.description)
             return .finished(.usage)
         }
-        switch invocation.command {
+        switch invocation {
         case .help:
             standardOutput(HelpText.usage)
             return .finished(.success)
         case .version:
             standardOutput(HelpText.versionLine)
             return .finished(.success)
-        case .newPlugin:
-            return .finished(NewPluginCommand(invocation: invocation, executableDirectory: ExecutableLocation.directory,
-                                              currentDirectory: FilePath.currentDirectory, output: standardOutput,
-                                              diagnostics: diagnostics).run())
-        default:
-            return .command(Command(invocation: invocation))
+        case .command(let command as any SynchronousCommand):
+            return .finished(command.run(in: context))
+        case .command(let command as any AsyncCommand):
+            return .command(Command(command: command))
+        case .command(let command):
+            fatalError("\(type(of: command)) is neither a SynchronousCommand nor an AsyncCommand")
         }
     }
 
@@ -72,89 +78,8 @@ public struct PriceHostApp: Sendable {
         }
     }
 
-    /// Runs a command that ``start(_:)`` left to do.
+    /// Runs a command that ``start(_:)`` left to do: the command wires what it needs and runs.
     public func run(_ command: Command) async -> ExitStatus {
-        let invocation = command.invocation
-        if invocation.command != .fetch, invocation.command != .watch, invocation.format == .csv {
-            diagnostics.error("\(invocation.command.rawValue) supports --format text or json")
-            return .usage
-        }
-
-        let config: Config
-        if invocation.pluginPath != nil, invocation.configPath == nil {
-            // `check --plugin` (and its probes) without `--config`: the plugin gets `{}`,
-            // whatever ./plugins.json or PRICEHOST_CONFIG say, as PLUGINS.md promises.
-            config = Config(path: FilePath.absolute("plugins.json", relativeTo: FilePath.currentDirectory), directory: FilePath.currentDirectory)
-        } else {
-            do {
-                config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
-            } catch {
-                diagnostics.error(error.description)
-                return .configOrPlugin
-            }
-        }
-        // Before any plugin runs: its stray prints must not reach the data channel.
-        _ = LineOutput.standardOutput
-        if invocation.command == .serve {
-            // The access log is at info: on unless PRICEHOST_LOG asks for less.
-            let serveDiagnostics = environment["PRICEHOST_LOG"] == nil && diagnostics === Diagnostics.process
-                ? Diagnostics(threshold: .info) : diagnostics
-            return await ServeCommand(invocation: invocation, environment: environment, diagnostics: serveDiagnostics).run(config: config)
-        }
-        let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
-                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
-        var options = PluginLoader.Options()
-        options.fetchTimeout = { [config] provider in config.policy(for: provider).fetchDeadline }
-        options.allowInsecure = invocation.allowInsecurePlugins
-        // Hashes are printed by `providers --format json` and `check`; the text listing has no use for them.
-        options.computeHashes = invocation.command == .check || invocation.command == .probe
-            || (invocation.command == .providers && invocation.format == .json)
-        if invocation.command == .probe {
-            options.fetchTimeout = { _ in ProbeCommand.fetchTimeout }
-            if invocation.badSettings { options.settingsOverride = ProbeCommand.badSettings }
-            // The probe's own process group, so check can kill whatever a plugin leaves running.
-            setpgid(0, 0)
-        }
-        let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
-                                                container: container, options: options)
-
-        let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container)
-        switch invocation.command {
-        case .check:
-            // No plugin is loaded in this process: each runs in a child of its own.
-            return CheckCommand(invocation: invocation, config: config, loader: loader,
-                                executable: ExecutableLocation.path ?? CommandLine.arguments[0],
-                                output: standardOutput, diagnostics: diagnostics).run()
-        case .probe:
-            return await ProbeCommand(invocation: invocation, config: config, catalog: catalog, output: standardOutput).run()
-        default:
-            break
-        }
-        // A fetch loads plugins only until the providers it routes to are loaded;
-        // watch loads them all, as it keeps serving whatever appears.
-        catalog.load(until: invocation.command == .fetch
-            ? QuoteService.providersNeeded(for: invocation.assets, explicitProviders: invocation.providers, config: config) : nil)
-        // Two plugins with one provider name: fetch takes the first in config order
-        // (it stops loading once its providers are found); a command that loads
-        // them all refuses to start, naming both files.
-        if invocation.command != .fetch, !catalog.duplicates.isEmpty {
-            for duplicate in catalog.duplicates { diagnostics.error(duplicate.description) }
-            return .configOrPlugin
-        }
-        let status: ExitStatus
-        switch invocation.command {
-        case .watch:
-            status = await WatchCommand(invocation: invocation, config: config, catalog: catalog, container: container,
-                                      output: standardOutput, diagnostics: diagnostics).run()
-        case .fetch:
-            let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
-            status = await FetchCommand(invocation: invocation, service: service, output: standardOutput, diagnostics: diagnostics).run()
-        default:
-            return ProvidersCommand(invocation: invocation, report: catalog.report, output: standardOutput).run()
-        }
-        // No libcurl is a broken install, not a market's bad day: the error lines said what to install.
-        if status != .success, CompositionRoot.networkingLoadFailure(in: container) != nil { return .configOrPlugin }
-        return status
+        await command.command.run(in: context)
     }
-
 }

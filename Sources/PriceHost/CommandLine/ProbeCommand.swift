@@ -1,11 +1,22 @@
 import FoundationEssentials
+import Glibc
 import PriceHostCore
 import ProviderABI
 
 /// `pricehost __probe --plugin PATH` (internal): loads one plugin and fetches
 /// once through each of its fetchers, writing its progress as JSON lines so
 /// the parent `check` can tell where a crash or hang happened.
-struct ProbeCommand {
+struct ProbeCommand: LoadsPlugins {
+    var plugins = PluginOptions()
+    /// `--plugin PATH`: the plugin file to load.
+    var pluginPath: String?
+    /// `--conformance`: also run the conformance fetches.
+    var conformance = false
+    /// `--bad-settings`: hand the plugin settings with an unknown key.
+    var badSettings = false
+    /// `--load-only`: load the plugin and say what it is, without fetching.
+    var loadOnly = false
+
     /// How long the probe waits for each fetch's completion while the plugin
     /// has no HTTP request in flight with the host.
     static let fetchTimeout: Duration = .seconds(5)
@@ -20,15 +31,25 @@ struct ProbeCommand {
     /// How long it waits after the fetches for completions that come twice.
     static let lateCompletionGrace: Duration = .milliseconds(200)
 
-    let invocation: Invocation
-    let config: Config
-    let catalog: ProviderCatalog
-    let output: @Sendable (String) -> Void
+    func run(in context: CommandContext) async -> ExitStatus {
+        guard let config = context.loadConfig(for: self, pluginPath: pluginPath) else { return .configOrPlugin }
+        // The probe's own process group, so check can kill whatever a plugin leaves running.
+        setpgid(0, 0)
+        let host = context.makeHost(config: config, plugins: plugins, computeHashes: true) { options in
+            options.fetchTimeout = { _ in Self.fetchTimeout }
+            if badSettings { options.settingsOverride = Self.badSettings }
+        }
+        return await probe(host.catalog, config: config, output: context.output)
+    }
 
-    func run() async -> ExitStatus {
+    private func probe(_ catalog: ProviderCatalog, config: Config, output: @escaping @Sendable (String) -> Void) async -> ExitStatus {
+        /// One JSON line on stdout.
+        @Sendable func emit(_ members: KeyValuePairs<String, JSONValue>) {
+            output(JSONValue.object(JSONObject(members.map { ($0.key, $0.value) })).serialized)
+        }
         // Counted and reported once in "done", not a warning per call.
         PendingFetches.shared.logsLateCompletions = false
-        let path = FilePath.absolute(invocation.pluginPath ?? "", relativeTo: FilePath.currentDirectory)
+        let path = FilePath.absolute(pluginPath ?? "", relativeTo: FilePath.currentDirectory)
         let pin = catalog.loader.candidates(config: config).files.first { $0.path == path }?.pin
         catalog.load([PluginLoader.Candidate(path: path, pin: pin)])
         let report = catalog.report
@@ -39,7 +60,7 @@ struct ProbeCommand {
         emit(["probe": .string("loaded"), "name": .string(plugin.name), "version": .string(plugin.version),
               "abi": .string(plugin.abiVersion), "path": .string(plugin.path), "sha256": plugin.sha256.map(JSONValue.string) ?? .null,
               "fetchers": .array(plugin.fetcherNames.map(JSONValue.string))])
-        if invocation.loadOnly {
+        if loadOnly {
             emit(["probe": .string("done"), "lateCompletions": .number("0"), "strayProcesses": .number("0")])
             return .success
         }
@@ -69,8 +90,8 @@ struct ProbeCommand {
                 }
             }
         }
-        if invocation.conformance, let first = exercised.first {
-            await conformanceFetches(first, asset: first.asset ?? routedHere ?? "BTC")
+        if conformance, let first = exercised.first {
+            await conformanceFetches(first, asset: first.asset ?? routedHere ?? "BTC", config: config, emit: emit)
         }
         try? await Task.sleep(for: Self.lateCompletionGrace)
         let stray = ProcessGroup.killOthers()
@@ -81,7 +102,8 @@ struct ProbeCommand {
 
     /// The conformance check's own fetches: an unknown asset must be a clean
     /// error; the same pair fetched many times at once must complete each time.
-    private func conformanceFetches(_ fetcher: PluginFetcher, asset: String) async {
+    private func conformanceFetches(_ fetcher: PluginFetcher, asset: String, config: Config,
+                                    emit: @escaping @Sendable (KeyValuePairs<String, JSONValue>) -> Void) async {
         func finding(_ text: String) { emit(["probe": .string("finding"), "text": .string(text)]) }
         if fetcher.asset == nil {
             let unknown = QuoteRequest(asset: Self.unknownAsset, currency: config.defaultCurrency)
@@ -112,10 +134,6 @@ struct ProbeCommand {
             finding("left \(unanswered) of \(Self.concurrentFetches) concurrent fetches of \(request.pair) without a completion; fetch may be called concurrently and must complete each call once")
         }
         emit(["probe": .string("conformance-done"), "fetcher": .string(fetcher.registrationName), "pair": .string("\(request.pair) x\(Self.concurrentFetches)")])
-    }
-
-    private func emit(_ members: KeyValuePairs<String, JSONValue>) {
-        output(JSONValue.object(JSONObject(members.map { ($0.key, $0.value) })).serialized)
     }
 
     /// Why a quote's time cannot be right: before 2000 (seconds where milliseconds

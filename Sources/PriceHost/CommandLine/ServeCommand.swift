@@ -11,15 +11,24 @@ import ProviderABI
 /// finish (at most 5 s), ends SSE streams and exits 0. SIGHUP re-reads the config and
 /// the plugin directories; a config that cannot be used is refused in one line and
 /// the previous one keeps serving.
-struct ServeCommand {
-    let invocation: Invocation
-    let environment: [String: String]
-    let diagnostics: Diagnostics
+struct ServeCommand: LoadsPlugins {
+    var plugins = PluginOptions()
+    /// `--listen HOST:PORT`: overrides `serve.listen`.
+    var listen: ListenAddress?
 
     /// How long requests in flight get to finish after SIGTERM.
     static let drainLimit: Duration = .seconds(5)
 
-    func run(config: Config) async -> ExitStatus {
+    func run(in context: CommandContext) async -> ExitStatus {
+        guard let config = context.loadConfig(for: self) else { return .configOrPlugin }
+        // The access log is at info: on unless PRICEHOST_LOG asks for less.
+        let serving = context.environment["PRICEHOST_LOG"] == nil && context.diagnostics === Diagnostics.process
+            ? context.with(diagnostics: Diagnostics(threshold: .info)) : context
+        return await serve(config, serving)
+    }
+
+    private func serve(_ config: Config, _ context: CommandContext) async -> ExitStatus {
+        let environment = context.environment, diagnostics = context.diagnostics
         if let problem = config.serve.tokenProblem {
             diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
             return .configOrPlugin
@@ -29,9 +38,9 @@ struct ServeCommand {
             return .configOrPlugin
         }
         let metrics = ServeMetrics()
-        let fleet = makeFleet(config.shared, metrics: metrics)
+        let fleet = makeFleet(config.shared, metrics: metrics, context)
         let generation: ServeGeneration
-        switch makeGeneration(config, metrics: metrics, fleet: fleet) {
+        switch makeGeneration(config, metrics: metrics, fleet: fleet, context) {
         case .success(let made): generation = made
         case .failure(let refusal):
             for line in refusal.lines { diagnostics.error(line) }
@@ -39,7 +48,7 @@ struct ServeCommand {
         }
         for failure in generation.catalog.report.failures { diagnostics.warning(failure.description) }
         let settings = config.serve
-        let address = invocation.listen ?? settings.listen
+        let address = listen ?? settings.listen
         if !address.isLoopback, settings.token == nil {
             diagnostics.warning("serving on \(address), beyond this machine, without a token: anyone who can reach it can use it; set serve.token (e.g. \"${PRICEHOST_TOKEN}\")")
         }
@@ -69,7 +78,7 @@ struct ServeCommand {
         let handled = SignalPipe.install([SIGHUP, SIGINT, SIGTERM]) { [self] number in
             if number == SIGHUP {
                 SystemdNotifier.notify("RELOADING=1", environment: environment)
-                reload(state, metrics: metrics, listening: server)
+                reload(state, metrics: metrics, listening: server, context)
                 SystemdNotifier.notify("READY=1", environment: environment)
             } else {
                 stop.yield(number)
@@ -104,20 +113,22 @@ struct ServeCommand {
     }
 
     /// The fleet's side of this instance when `shared` is configured: it starts connecting to Redis.
-    func makeFleet(_ settings: SharedSettings?, metrics: ServeMetrics) -> SharedFleet? {
-        settings.map { SharedFleet(settings: $0, metrics: metrics.shared, diagnostics: diagnostics) }
+    func makeFleet(_ settings: SharedSettings?, metrics: ServeMetrics, _ context: CommandContext) -> SharedFleet? {
+        settings.map { SharedFleet(settings: $0, metrics: metrics.shared, diagnostics: context.diagnostics) }
     }
 
     /// Everything built from `config`: the container, every plugin loaded, fetchers that coalesce and report to `metrics`
     /// (and, with a `fleet`, share through Redis).
-    func makeGeneration(_ config: Config, metrics: ServeMetrics, fleet: SharedFleet? = nil) -> Result<ServeGeneration, Refusal> {
+    func makeGeneration(_ config: Config, metrics: ServeMetrics, fleet: SharedFleet? = nil,
+                        _ context: CommandContext) -> Result<ServeGeneration, Refusal> {
+        let environment = context.environment, diagnostics = context.diagnostics
         var budget: (@Sendable (String, TokenBucket) -> any RequestBudget)?
         if let fleet { budget = { provider, local in fleet.budget(provider: provider, local: local) } }
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
                                                       libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName, budget: budget)
         var options = PluginLoader.Options()
         options.fetchTimeout = { [config] provider in config.policy(for: provider).fetchDeadline }
-        options.allowInsecure = invocation.allowInsecurePlugins
+        options.allowInsecure = plugins.allowInsecurePlugins
         let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
                                                 container: container, options: options)
         let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container) { provider, fetcher, policy in
@@ -137,11 +148,12 @@ struct ServeCommand {
     /// SIGHUP: the config and plugin directories again. Plugins that are gone keep
     /// serving from memory with a warning, as `watch` does; a config that cannot be
     /// used is refused and the previous generation keeps serving.
-    func reload(_ state: ServeState, metrics: ServeMetrics, listening server: ServeServer) {
+    func reload(_ state: ServeState, metrics: ServeMetrics, listening server: ServeServer, _ context: CommandContext) {
+        let environment = context.environment, diagnostics = context.diagnostics
         let previous = state.current
         let config: Config
         do {
-            config = try CompositionRoot.loadConfig(invocation: invocation, environment: environment)
+            config = try CompositionRoot.loadConfig(invocation: .command(self), environment: environment)
         } catch {
             diagnostics.error("reload refused: \(error.description); still serving the previous config")
             return
@@ -151,9 +163,9 @@ struct ServeCommand {
             return
         }
         // The same Redis keeps its connection; another one gets a new client, and the old one stops once replaced.
-        let fleet = config.shared == previous.config.shared ? previous.fleet : makeFleet(config.shared, metrics: metrics)
+        let fleet = config.shared == previous.config.shared ? previous.fleet : makeFleet(config.shared, metrics: metrics, context)
         let next: ServeGeneration
-        switch makeGeneration(config, metrics: metrics, fleet: fleet) {
+        switch makeGeneration(config, metrics: metrics, fleet: fleet, context) {
         case .success(let made): next = made
         case .failure(let refusal):
             if fleet !== previous.fleet { fleet?.shutdown() }
@@ -169,7 +181,7 @@ struct ServeCommand {
         next.catalog.register(kept)
         let known = Set(previous.catalog.report.failures.map(\.description))
         for failure in next.catalog.report.failures where !known.contains(failure.description) { diagnostics.warning(failure.description) }
-        if invocation.listen == nil, config.serve.listen != previous.config.serve.listen {
+        if listen == nil, config.serve.listen != previous.config.serve.listen {
             diagnostics.warning("serve.listen changed to \(config.serve.listen); still listening on \(server.address) until pricehost restarts")
         }
         state.replace(with: next)

@@ -13,13 +13,15 @@ import Synchronization
 /// from that tick; a replaced or removed file keeps serving from memory (it
 /// is never unloaded) and the log says a restart is needed. SIGINT or
 /// SIGTERM stops it within a second, with status 0 and no half-written line.
-struct WatchCommand {
-    let invocation: Invocation
-    let config: Config
-    let catalog: ProviderCatalog
-    let container: Container
-    let output: @Sendable (String) -> Void
-    let diagnostics: Diagnostics
+struct WatchCommand: LoadsPlugins {
+    var plugins = PluginOptions()
+    var quotes = QuoteOptions()
+    /// `--format`; json unless given.
+    var format = Invocation.Format.json
+    /// `--interval SECONDS` (default 30), in milliseconds: 0.1 s to 86400 s, to the millisecond.
+    var intervalMilliseconds = 30_000
+    /// `--ticks N`: stop after N ticks (default: run until a signal).
+    var ticks: Int?
 
     /// Set by SIGINT or SIGTERM.
     final class StopFlag: Sendable {
@@ -28,7 +30,18 @@ struct WatchCommand {
         func set() { stopped.store(true, ordering: .releasing) }
     }
 
-    func run() async -> ExitStatus {
+    func run(in context: CommandContext) async -> ExitStatus {
+        guard let config = context.loadConfig(for: self) else { return .configOrPlugin }
+        let host = context.makeHost(config: config, plugins: plugins)
+        // Watch loads every plugin, as it keeps serving whatever appears.
+        host.catalog.load(until: nil)
+        if context.refusesDuplicates(in: host.catalog) { return .configOrPlugin }
+        return context.status(await watch(host, context), fetchingWith: host.container)
+    }
+
+    private func watch(_ host: PluginHost, _ context: CommandContext) async -> ExitStatus {
+        let config = host.config, catalog = host.catalog, container = host.container
+        let output = context.output, diagnostics = context.diagnostics
         let stop = StopFlag()
         let signalSources = Self.installSignalHandlers(stop)
         defer { signalSources.forEach { $0.cancel() } }
@@ -36,66 +49,66 @@ struct WatchCommand {
         for failure in catalog.report.failures { diagnostics.warning(failure.description) }
         var rescans = catalog.startRescanning()
         let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
-        let currency = invocation.currency ?? config.defaultCurrency
+        let currency = quotes.currency ?? config.defaultCurrency
         var tick = 0
-        if invocation.format == .csv {
-            output(invocation.aggregateMedian ? AggregateFormatter.header : QuoteFormatter.header)
+        if format == .csv {
+            output(quotes.aggregateMedian ? AggregateFormatter.header : QuoteFormatter.header)
         }
         while !stop.isSet {
             tick += 1
             if tick > 1 { catalog.rescan(&rescans, diagnostics: diagnostics) }
             var routes: [QuoteService.Route] = []
-            for asset in invocation.assets {
+            for asset in quotes.assets {
                 do {
-                    routes.append(try service.route(asset: asset, explicitProviders: invocation.providers))
+                    routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
                 } catch {
-                    emitFailure(asset: asset, currency: currency, message: "\(error)")
+                    emitFailure(asset: asset, currency: currency, message: "\(error)", context)
                 }
             }
-            if invocation.aggregateMedian {
-                await emitAggregates(service.aggregate(routes, currency: currency), currency: currency, unless: stop)
+            if quotes.aggregateMedian {
+                await emitAggregates(service.aggregate(routes, currency: currency), currency: currency, unless: stop, context)
             } else {
-                await emitQuotes(service.fetch(routes, currency: currency), currency: currency, unless: stop)
+                await emitQuotes(service.fetch(routes, currency: currency), currency: currency, unless: stop, context)
             }
-            if let ticks = invocation.ticks, tick >= ticks { break }
-            await sleep(jittered: invocation.intervalMilliseconds, unless: stop)
+            if let ticks = ticks, tick >= ticks { break }
+            await sleep(jittered: intervalMilliseconds, unless: stop)
         }
         return .success
     }
 
-    private func emitQuotes(_ results: [Result<Quote, any Error>], currency: String, unless stop: StopFlag) {
+    private func emitQuotes(_ results: [Result<Quote, any Error>], currency: String, unless stop: StopFlag, _ context: CommandContext) {
         for result in results where !stop.isSet {
             switch result {
             case .success(let quote):
-                for line in QuoteFormatter.lines(for: [quote], format: invocation.format).suffix(1) { output(line) }
+                for line in QuoteFormatter.lines(for: [quote], format: format).suffix(1) { context.output(line) }
             case .failure(let error as QuoteFailure):
-                emitFailure(asset: error.request.asset, currency: currency, message: error.description)
+                emitFailure(asset: error.request.asset, currency: currency, message: error.description, context)
             case .failure(let error):
-                emitFailure(asset: "", currency: currency, message: "\(error)")
+                emitFailure(asset: "", currency: currency, message: "\(error)", context)
             }
         }
     }
 
     private func emitAggregates(_ results: [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])],
-                                currency: String, unless stop: StopFlag) {
+                                currency: String, unless stop: StopFlag, _ context: CommandContext) {
         for (result, leftOut) in results where !stop.isSet {
-            for warning in AggregateQuote.sourceWarnings(for: result, leftOut: leftOut) { diagnostics.warning(warning) }
+            for warning in AggregateQuote.sourceWarnings(for: result, leftOut: leftOut) { context.diagnostics.warning(warning) }
             switch result {
             case .success(let aggregate):
-                for line in AggregateFormatter.lines(for: [aggregate], format: invocation.format).suffix(1) { output(line) }
+                for line in AggregateFormatter.lines(for: [aggregate], format: format).suffix(1) { context.output(line) }
             case .failure(let failure):
-                emitFailure(asset: failure.request.asset, currency: currency, message: failure.description)
+                emitFailure(asset: failure.request.asset, currency: currency, message: failure.description, context)
             }
         }
     }
 
     /// One failure: a JSON line with `error` on stdout in json format; one line on stderr otherwise.
-    private func emitFailure(asset: String, currency: String, message: String) {
-        guard invocation.format == .json else {
-            diagnostics.error(message)
+    private func emitFailure(asset: String, currency: String, message: String, _ context: CommandContext) {
+        guard format == .json else {
+            context.diagnostics.error(message)
             return
         }
-        output(QuoteFormatter.failureLine(asset: asset, currency: currency, message: message, at: Date()))
+        context.output(QuoteFormatter.failureLine(asset: asset, currency: currency, message: message, at: Date()))
     }
 
     /// Sleeps `seconds` ±10%, in short steps, so a signal ends it within 100 ms.

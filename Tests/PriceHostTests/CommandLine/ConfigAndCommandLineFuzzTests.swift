@@ -180,64 +180,72 @@ struct ConfigAndCommandLineFuzzTests {
             guard !error.description.isEmpty else { return .problem("an empty usage error") }
             return .error
         }
-        switch invocation.command {
-        case .help, .version:
-            guard invocation == Invocation(command: invocation.command) else { return .problem("\(invocation.command) with options: \(invocation)") }
-        case .fetch, .watch:
-            guard !invocation.assets.isEmpty else { return .problem("\(invocation.command) without assets: \(invocation)") }
-        case .probe:
-            guard let path = invocation.pluginPath, !path.isEmpty else { return .problem("__probe without a plugin: \(invocation)") }
+        // `--help` and `--version` carry no options: their cases have no payload.
+        guard case .command(let command) = invocation else { return .value }
+        // A command holds only the options it declares (each type stores its own), so fetch's options
+        // outside fetch and watch, watch's outside watch, --plugin outside check and __probe, --listen
+        // outside serve and the probe's flags outside __probe cannot be held at all; which command takes
+        // which option is InvocationTests.eachCommandTakesTheOptionsItTookBefore.
+        var quotes: QuoteOptions?
+        var plugins: PluginOptions?
+        // The command, written back canonically, must parse to itself.
+        var canonical = [type(of: command).configuration.name]
+        switch command {
+        case let fetch as FetchCommand:
+            guard !fetch.quotes.assets.isEmpty else { return .problem("fetch without assets: \(fetch)") }
+            (quotes, plugins) = (fetch.quotes, fetch.plugins)
+            canonical.append("--format=" + fetch.format.rawValue)
+        case let watch as WatchCommand:
+            guard !watch.quotes.assets.isEmpty else { return .problem("watch without assets: \(watch)") }
+            (quotes, plugins) = (watch.quotes, watch.plugins)
+            canonical.append("--format=" + watch.format.rawValue)
+            canonical.append("--interval=\(watch.intervalMilliseconds / 1000).\(String(watch.intervalMilliseconds % 1000 + 1000).dropFirst())")
+            if let ticks = watch.ticks { canonical.append("--ticks=\(ticks)") }
+        case let serve as ServeCommand:
+            plugins = serve.plugins
+            if let listen = serve.listen { canonical.append("--listen=\(listen)") }
+        case let providers as ProvidersCommand:
+            plugins = providers.plugins
+            canonical.append("--format=" + providers.format.rawValue)
+        case let check as CheckCommand:
+            plugins = check.plugins
+            canonical.append("--format=" + check.format.rawValue)
+            if let path = check.pluginPath { canonical.append("--plugin=" + path) }
+        case let probe as ProbeCommand:
+            guard let path = probe.pluginPath, !path.isEmpty else { return .problem("__probe without a plugin: \(probe)") }
+            plugins = probe.plugins
+            canonical.append("--plugin=" + path)
+            if probe.conformance { canonical.append("--conformance") }
+            if probe.badSettings { canonical.append("--bad-settings") }
+            if probe.loadOnly { canonical.append("--load-only") }
+        case let newPlugin as NewPluginCommand:
+            guard let name = newPlugin.name, let language = newPlugin.language else { return .problem("new-plugin without a name or language: \(newPlugin)") }
+            canonical += [name, "--language", language.rawValue]
+            if let directory = newPlugin.directory { canonical.append("--dir=" + directory) }
         default:
-            break
+            return .problem("an unknown command type \(type(of: command))")
         }
-        let fetching = invocation.command == .fetch || invocation.command == .watch
-        if !fetching, !invocation.assets.isEmpty || invocation.currency != nil || invocation.providers != nil || invocation.aggregateMedian {
-            return .problem("\(invocation.command) with fetch's options: \(invocation)")
+        if let quotes {
+            guard quotes.assets.allSatisfy(isCode), Set(quotes.assets).count == quotes.assets.count else {
+                return .problem("assets not unique upper-case codes: \(quotes.assets.map { FuzzText.quoted($0) })")
+            }
+            if let currency = quotes.currency, !isCode(currency) { return .problem("currency \(FuzzText.quoted(currency))") }
+            if let providers = quotes.providers {
+                if providers.isEmpty || Set(providers).count != providers.count { return .problem("providers \(providers)") }
+                if let bad = providers.first(where: { !ProviderName.isValid($0) }) { return .problem("provider \(FuzzText.quoted(bad))") }
+            }
+            if quotes.aggregateMedian { canonical.append("--aggregate=median") }
+            if let providers = quotes.providers { canonical += ["--provider", providers.joined(separator: ",")] }
+            canonical += ["--asset", quotes.assets.joined(separator: ",")]
+            if let currency = quotes.currency { canonical += ["--currency", currency] }
         }
-        if invocation.command != .watch, invocation.ticks != nil || invocation.intervalMilliseconds != 30_000 {
-            return .problem("\(invocation.command) with watch's options: \(invocation)")
+        if let plugins {
+            if let path = plugins.configPath, path.isEmpty { return .problem("an empty --config") }
+            if let path = plugins.configPath { canonical.append("--config=" + path) }
+            if plugins.allowInsecurePlugins { canonical.append("--allow-insecure-plugins") }
         }
-        if invocation.command != .probe && invocation.command != .check, invocation.pluginPath != nil {
-            return .problem("--plugin outside check and __probe: \(invocation)")
-        }
-        if invocation.command != .serve, invocation.listen != nil {
-            return .problem("--listen outside serve: \(invocation)")
-        }
-        if invocation.command != .probe, invocation.conformance || invocation.badSettings {
-            return .problem("the probe's own flags outside __probe: \(invocation)")
-        }
-        guard invocation.assets.allSatisfy(isCode), Set(invocation.assets).count == invocation.assets.count else {
-            return .problem("assets not unique upper-case codes: \(invocation.assets.map { FuzzText.quoted($0) })")
-        }
-        if let currency = invocation.currency, !isCode(currency) { return .problem("currency \(FuzzText.quoted(currency))") }
-        if let providers = invocation.providers {
-            if providers.isEmpty || Set(providers).count != providers.count { return .problem("providers \(providers)") }
-            if let bad = providers.first(where: { !ProviderName.isValid($0) }) { return .problem("provider \(FuzzText.quoted(bad))") }
-        }
-        if let path = invocation.configPath, path.isEmpty { return .problem("an empty --config") }
-
-        // The invocation, written back canonically, must parse to itself.
-        var canonical = [invocation.command.rawValue]
-        switch invocation.command {
-        case .help: canonical = ["--help"]
-        case .version: canonical = ["--version"]
-        default:
-            if let path = invocation.configPath { canonical.append("--config=" + path) }
-            if invocation.formatWasGiven { canonical.append("--format=" + invocation.format.rawValue) }
-            if invocation.aggregateMedian { canonical.append("--aggregate=median") }
-            if invocation.command == .watch { canonical.append("--interval=\(invocation.intervalMilliseconds / 1000).\(String(invocation.intervalMilliseconds % 1000 + 1000).dropFirst())") }
-            if let ticks = invocation.ticks { canonical.append("--ticks=\(ticks)") }
-            if invocation.conformance { canonical.append("--conformance") }
-            if invocation.badSettings { canonical.append("--bad-settings") }
-            if let providers = invocation.providers { canonical += ["--provider", providers.joined(separator: ",")] }
-            if !invocation.assets.isEmpty { canonical += ["--asset", invocation.assets.joined(separator: ",")] }
-            if let currency = invocation.currency { canonical += ["--currency", currency] }
-            if let path = invocation.pluginPath { canonical.append("--plugin=" + path) }
-            if invocation.allowInsecurePlugins { canonical.append("--allow-insecure-plugins") }
-            if let listen = invocation.listen { canonical.append("--listen=\(listen)") }
-        }
-        guard let again = try? Invocation.parse(canonical), again == invocation else {
-            return .problem("written back as \(canonical.map { FuzzText.quoted($0) }), it does not parse to the same invocation")
+        guard case .command(let again)? = try? Invocation.parse(canonical), again.isEqual(to: command) else {
+            return .problem("written back as \(canonical.map { FuzzText.quoted($0) }), it does not parse to the same command")
         }
         return .value
     }

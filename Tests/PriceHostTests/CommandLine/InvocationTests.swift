@@ -2,20 +2,34 @@
 import Testing
 
 struct InvocationTests {
+    /// The command `arguments` parse to, as a `C`; nil (and a recorded issue) for anything else.
+    static func parse<C: ParsableCommand>(_ arguments: [String], as type: C.Type) throws -> C? {
+        guard case .command(let command) = try Invocation.parse(arguments), let parsed = command as? C else {
+            Issue.record("\(arguments) did not parse to a \(C.self)")
+            return nil
+        }
+        return parsed
+    }
+
     @Test func optionsMayComeBeforeOrAfterTheCommandInBothSpellings() throws {
-        let invocation = try Invocation.parse(["--config=/etc/p.json", "fetch", "--asset", "btc,eth,BTC", "--currency=eur", "--format", "json"])
-        #expect(invocation == Invocation(command: .fetch, configPath: "/etc/p.json", format: .json, formatWasGiven: true,
-                                         providers: nil, assets: ["BTC", "ETH"], currency: "EUR"))
+        let fetch = try Self.parse(["--config=/etc/p.json", "fetch", "--asset", "btc,eth,BTC", "--currency=eur", "--format", "json"], as: FetchCommand.self)
+        var expected = FetchCommand()
+        expected.plugins.configPath = "/etc/p.json"
+        expected.format = .json
+        expected.quotes.providers = nil
+        expected.quotes.assets = ["BTC", "ETH"]
+        expected.quotes.currency = "EUR"
+        #expect(fetch == expected)
     }
 
     @Test func repeatedAssetOptionsAppendInOrder() throws {
-        let invocation = try Invocation.parse(["fetch", "--asset", "SOL", "--asset", "BTC,SOL"])
-        #expect(invocation.assets == ["SOL", "BTC"])
+        let fetch = try Self.parse(["fetch", "--asset", "SOL", "--asset", "BTC,SOL"], as: FetchCommand.self)
+        #expect(fetch?.quotes.assets == ["SOL", "BTC"])
     }
 
     @Test(arguments: [("30", 30_000), ("0.1", 100), ("0.5", 500), ("2.25", 2_250), ("1.005", 1_005), ("86400", 86_400_000)])
     func intervalIsSecondsToTheMillisecond(text: String, milliseconds: Int) throws {
-        #expect(try Invocation.parse(["watch", "--asset", "BTC", "--interval", text]).intervalMilliseconds == milliseconds)
+        #expect(try Self.parse(["watch", "--asset", "BTC", "--interval", text], as: WatchCommand.self)?.intervalMilliseconds == milliseconds)
     }
 
     @Test(arguments: ["0", "0.05", "0.099", "86400.001", "1.2345", "1.", ".5", "-1", "1e3", "nan", "inf", "0x10", " 1", "1,5", "9999999"])
@@ -26,9 +40,9 @@ struct InvocationTests {
     }
 
     @Test func helpAndVersionWinOverEverythingElse() throws {
-        #expect(try Invocation.parse(["--help"]).command == .help)
-        #expect(try Invocation.parse(["help"]).command == .help)
-        #expect(try Invocation.parse(["--version"]).command == .version)
+        #expect(try Invocation.parse(["--help"]).isHelp)
+        #expect(try Invocation.parse(["help"]).isHelp)
+        #expect(try Invocation.parse(["--version"]).isVersion)
     }
 
     @Test(arguments: [
@@ -52,6 +66,18 @@ struct InvocationTests {
 
 extension InvocationTests {
     @Test func helpBeforeABadOptionStillShowsHelp() throws {
-        #expect(try Invocation.parse(["fetch", "-h", "--bogus"]).command == .help)
+        #expect(try Invocation.parse(["fetch", "-h", "--bogus"]).isHelp)
+    }
+}
+
+extension Invocation {
+    var isHelp: Bool {
+        if case .help = self { return true }
+        return false
+    }
+
+    var isVersion: Bool {
+        if case .version = self { return true }
+        return false
     }
 }

@@ -9,11 +9,11 @@ struct PluginScaffoldTests {
     static let checkout = PluginKit(root: BuiltProducts.packageRoot)
 
     @Test func theNameAndOptionsParseInAnyOrder() throws {
-        let parsed = try Invocation.parse(["--language=swift", "new-plugin", "--dir", "out", "my-market"])
-        #expect(parsed.command == .newPlugin)
-        #expect(parsed.newPluginName == "my-market")
-        #expect(parsed.language == .swift)
-        #expect(parsed.directory == "out")
+        let parsed = try InvocationTests.parse(["--language=swift", "new-plugin", "--dir", "out", "my-market"], as: NewPluginCommand.self)
+        #expect(parsed != nil)
+        #expect(parsed?.name == "my-market")
+        #expect(parsed?.language == .swift)
+        #expect(parsed?.directory == "out")
     }
 
     @Test(arguments: [("my-market", "MyMarket", "libMyMarketProvider.so"), ("alpha2", "Alpha2", "libAlpha2Provider.so"),

@@ -1,0 +1,87 @@
+import Injection
+import PriceHostCore
+import PriceHostHTTP
+import ProviderABI
+
+/// What a command runs with: the environment, where data goes, where diagnostics go.
+struct CommandContext: Sendable {
+    let environment: [String: String]
+    /// One line of data on stdout.
+    let output: @Sendable (String) -> Void
+    let diagnostics: Diagnostics
+
+    /// The same, with other diagnostics.
+    func with(diagnostics: Diagnostics) -> CommandContext {
+        CommandContext(environment: environment, output: output, diagnostics: diagnostics)
+    }
+}
+
+/// A command that loads plugins: it takes `--config` and `--allow-insecure-plugins`.
+protocol LoadsPlugins: AsyncCommand {
+    var plugins: PluginOptions { get }
+}
+
+/// What a command that loads plugins in this process works with (``CommandContext/makeHost(config:plugins:computeHashes:adjust:)``).
+struct PluginHost {
+    let config: Config
+    let container: Container
+    let loader: PluginLoader
+    let catalog: ProviderCatalog
+}
+
+/// The wiring the commands share, in the order they need it.
+extension CommandContext {
+    /// The config of `command`: `--config`, else `PRICEHOST_CONFIG` and the usual places; nil after
+    /// saying why it cannot be used. Then stdout is set aside for data, before any plugin runs.
+    /// - Parameter pluginPath: `check --plugin` (and its probes): without `--config` the plugin gets
+    ///   `{}`, whatever ./plugins.json or PRICEHOST_CONFIG say, as PLUGINS.md promises.
+    func loadConfig(for command: some LoadsPlugins, pluginPath: String? = nil) -> Config? {
+        let config: Config
+        if pluginPath != nil, command.plugins.configPath == nil {
+            config = Config(path: FilePath.absolute("plugins.json", relativeTo: FilePath.currentDirectory), directory: FilePath.currentDirectory)
+        } else {
+            do {
+                config = try CompositionRoot.loadConfig(invocation: .command(command), environment: environment)
+            } catch {
+                diagnostics.error(error.description)
+                return nil
+            }
+        }
+        // Before any plugin runs: its stray prints must not reach the data channel.
+        _ = LineOutput.standardOutput
+        return config
+    }
+
+    /// The container, loader and catalog for `config`; no plugin is loaded yet.
+    /// - Parameters:
+    ///   - computeHashes: each plugin file's SHA-256 is wanted (`providers --format json`, `check`).
+    ///   - adjust: the command's own loader options.
+    func makeHost(config: Config, plugins: PluginOptions, computeHashes: Bool = false,
+                  adjust: (inout PluginLoader.Options) -> Void = { _ in }) -> PluginHost {
+        let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
+                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
+        var options = PluginLoader.Options()
+        options.fetchTimeout = { [config] provider in config.policy(for: provider).fetchDeadline }
+        options.allowInsecure = plugins.allowInsecurePlugins
+        options.computeHashes = computeHashes
+        adjust(&options)
+        let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
+                                                container: container, options: options)
+        let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container)
+        return PluginHost(config: config, container: container, loader: loader, catalog: catalog)
+    }
+
+    /// Two plugins with one provider name: a command that loads them all refuses to start, naming both files.
+    /// - Returns: true when it refused.
+    func refusesDuplicates(in catalog: ProviderCatalog) -> Bool {
+        for duplicate in catalog.duplicates { diagnostics.error(duplicate.description) }
+        return !catalog.duplicates.isEmpty
+    }
+
+    /// `status`, unless libcurl could not be loaded: that is a broken install, not a market's
+    /// bad day (the error lines said what to install), so 3.
+    func status(_ status: ExitStatus, fetchingWith container: Container) -> ExitStatus {
+        if status != .success, CompositionRoot.networkingLoadFailure(in: container) != nil { return .configOrPlugin }
+        return status
+    }
+}

@@ -1,0 +1,17 @@
+/// What `fetch` takes.
+extension FetchCommand {
+    static let configuration = CommandConfiguration(name: "fetch", usage: [
+        UsageLine("--asset", "[--provider]", "[--currency]", "[--format]"),
+    ])
+
+    static let formats: [Invocation.Format] = [.text, .json, .csv]
+
+    static let options: [Option<FetchCommand>] = [
+        .config(\.plugins), .asset(\.quotes), .provider(\.quotes), .currency(\.quotes),
+        .format(\.format, supported: formats), .aggregate(\.quotes), .allowInsecurePlugins(\.plugins),
+    ]
+
+    func validate() throws(UsageError) {
+        try quotes.requireAssets(for: Self.configuration.name)
+    }
+}

@@ -1,0 +1,30 @@
+/// What `new-plugin` takes.
+extension NewPluginCommand {
+    static let configuration = CommandConfiguration(name: "new-plugin", usage: [
+        UsageLine("NAME", "--language", "[--dir]", note: "write a plugin to start from (default DIR: ./NAME)"),
+    ])
+
+    static let argument: Argument<NewPluginCommand>? = Argument(valueName: "NAME") { command, name in command.name = name }
+
+    static let options: [Option<NewPluginCommand>] = [
+        Option("--language", value: "c|swift", help: """
+            (new-plugin) C with a Makefile (build: make), or a Swift package
+            (build: swift build -c release), on this installation's header or ProviderABI
+            """) { command, value throws(UsageError) in
+            guard let language = PluginScaffold.Language(rawValue: value) else {
+                throw UsageError("--language must be c or swift, not '\(value)'")
+            }
+            command.language = language
+        },
+        Option("--dir", value: "DIR", help: "(new-plugin) where to write it; must be new or empty") { command, value throws(UsageError) in
+            guard !value.isEmpty else { throw UsageError("--dir needs a path") }
+            command.directory = value
+        },
+    ]
+
+    func validate() throws(UsageError) {
+        guard let name else { throw UsageError("new-plugin needs a NAME: pricehost new-plugin NAME --language c|swift") }
+        if let problem = PluginScaffold.problem(withName: name) { throw UsageError("new-plugin: \(problem)") }
+        guard language != nil else { throw UsageError("new-plugin needs --language c or --language swift") }
+    }
+}

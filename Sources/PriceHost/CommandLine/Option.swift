@@ -1,0 +1,63 @@
+/// What the help says about one `--name`, and how the parser reads it: the part
+/// of an ``Option`` that does not depend on the command that stores it.
+struct OptionSpec: Sendable, Equatable {
+    /// `--config`.
+    var name: String
+    /// What its value is called under OPTIONS (`PATH`); nil for a flag, which takes no value.
+    var valueName: String?
+    /// What its value is called in a usage line, when that says more (`CODE[,CODE...]`).
+    var synopsisValue: String?
+    /// Its entry under OPTIONS, one line or several; nil when its usage line says it all.
+    var help: String?
+    /// May be given more than once, each value adding to the last (`--asset`).
+    var isRepeatable = false
+
+    /// True for an option that takes no value.
+    var isFlag: Bool { valueName == nil }
+
+    /// `--config PATH`, as under OPTIONS.
+    var label: String { valueName.map { "\(name) \($0)" } ?? name }
+
+    /// `--listen HOST:PORT (default 127.0.0.1:8480)`, as in a usage line.
+    var synopsis: String { (synopsisValue ?? valueName).map { "\(name) \($0)" } ?? name }
+}
+
+/// One `--name` a command takes, declared once: what the help says about it
+/// (``OptionSpec``) and how its value is checked and stored in the command (`Root`).
+struct Option<Root>: Sendable {
+    /// Its name and help.
+    let spec: OptionSpec
+    /// Checks the value (`""` for a flag) and stores it; a wrong value is a ``UsageError`` naming it.
+    let apply: @Sendable (inout Root, String) throws(UsageError) -> Void
+
+    /// An option that takes a value.
+    init(_ name: String, value: String, synopsis: String? = nil, help: String?, repeatable: Bool = false,
+         apply: @escaping @Sendable (inout Root, String) throws(UsageError) -> Void) {
+        self.init(spec: OptionSpec(name: name, valueName: value, synopsisValue: synopsis, help: help, isRepeatable: repeatable),
+                  apply: apply)
+    }
+
+    init(spec: OptionSpec, apply: @escaping @Sendable (inout Root, String) throws(UsageError) -> Void) {
+        self.spec = spec
+        self.apply = apply
+    }
+
+    /// An option that takes no value and sets `property`.
+    static func flag(_ name: String, help: String?, _ property: WritableKeyPath<Root, Bool> & Sendable) -> Option {
+        Option(spec: OptionSpec(name: name, help: help)) { root, _ in root[keyPath: property] = true }
+    }
+
+    /// The same option, stored in the `group` of a command that embeds it (an ``OptionSpec`` shared by several commands).
+    func stored<Command>(in group: WritableKeyPath<Command, Root> & Sendable) -> Option<Command> {
+        let apply = self.apply
+        return Option<Command>(spec: spec) { command, value throws(UsageError) in try apply(&command[keyPath: group], value) }
+    }
+}
+
+/// A command's one positional argument (`new-plugin NAME`): stored as given; its `validate()` checks it.
+struct Argument<Root>: Sendable {
+    /// `NAME`.
+    let valueName: String
+    /// Stores it.
+    let apply: @Sendable (inout Root, String) -> Void
+}

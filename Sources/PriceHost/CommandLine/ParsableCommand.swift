@@ -1,0 +1,102 @@
+/// A command of `pricehost`: its name and usage lines, the options it takes,
+/// declared once, and the checks that need all of them. The parser
+/// (``Invocation/parse(_:)``), `--help` (``HelpText``) and every usage error
+/// are made from these declarations.
+protocol ParsableCommand: Sendable, Equatable {
+    /// Its name and what `--help` says about it.
+    static var configuration: CommandConfiguration { get }
+    /// The options it takes, in the order `--help` lists them.
+    static var options: [Option<Self>] { get }
+    /// Its positional argument, if it takes one.
+    static var argument: Argument<Self>? { get }
+    /// Nothing given yet: every option at its default.
+    init()
+    /// Checks what the options cannot check one at a time (a required option,
+    /// the argument), once all are stored.
+    mutating func validate() throws(UsageError)
+}
+
+/// A command that runs in a task (everything that loads plugins).
+protocol AsyncCommand: ParsableCommand {
+    /// Wires what it needs and runs.
+    func run(in context: CommandContext) async -> ExitStatus
+}
+
+/// A command that runs before Swift concurrency starts (`new-plugin`).
+protocol SynchronousCommand: ParsableCommand {
+    /// Runs.
+    func run(in context: CommandContext) -> ExitStatus
+}
+
+/// A command's name and what `--help` says about it.
+struct CommandConfiguration: Sendable {
+    /// `fetch`, as typed.
+    var name: String
+    /// Its lines under USAGE.
+    var usage: [UsageLine]
+    /// Internal (`__probe`): parsed, but not in `--help` nor the list of commands.
+    var isHidden = false
+}
+
+/// One line under USAGE: `pricehost NAME` and then `words`, where `--name`
+/// stands for an option with its value (`[--name]`: an optional one) and any
+/// other word is printed as it is; then, after `gap` spaces, a note.
+struct UsageLine: Sendable {
+    var words: [String]
+    var note: String?
+    var gap = 3
+
+    init(_ words: String..., note: String? = nil, gap: Int = 3) {
+        self.words = words
+        self.note = note
+        self.gap = gap
+    }
+}
+
+extension ParsableCommand {
+    static var argument: Argument<Self>? { nil }
+
+    mutating func validate() throws(UsageError) {}
+
+    /// What the help and the parser need to know of its options.
+    static var optionSpecs: [OptionSpec] { options.map(\.spec) }
+
+    /// `NAME`, when it takes a positional argument.
+    static var argumentName: String? { argument?.valueName }
+
+    /// True when `other` is this very command line.
+    func isEqual(to other: any ParsableCommand) -> Bool {
+        (other as? Self) == self
+    }
+
+    /// Stores `values` (the options, in the order given) and `argument`, then validates.
+    /// - Throws: ``UsageError``: an option this command does not take, one given twice, a bad value.
+    static func parse(_ values: [(name: String, value: String)], argument: String?) throws(UsageError) -> Self {
+        var command = Self()
+        var seen = Set<String>()
+        for (name, value) in values {
+            guard let option = options.first(where: { $0.spec.name == name }) else {
+                throw UsageError("option \(name) does not apply to '\(configuration.name)'")
+            }
+            guard option.spec.isRepeatable || seen.insert(name).inserted else { throw UsageError("option \(name) is given twice") }
+            try option.apply(&command, value)
+        }
+        if let argument, let declared = Self.argument { declared.apply(&command, argument) }
+        try command.validate()
+        return command
+    }
+
+    /// Its lines under USAGE, without the leading `pricehost `.
+    static var usageLines: [String] {
+        configuration.usage.map { line in
+            let words = line.words.map { word in
+                let optional = word.hasPrefix("[") && word.hasSuffix("]")
+                let name = optional ? String(word.dropFirst().dropLast()) : word
+                guard let spec = optionSpecs.first(where: { $0.name == name }) else { return word }
+                return optional ? "[\(spec.synopsis)]" : spec.synopsis
+            }
+            let synopsis = ([configuration.name] + words).joined(separator: " ")
+            return line.note.map { synopsis + String(repeating: " ", count: line.gap) + $0 } ?? synopsis
+        }
+    }
+}

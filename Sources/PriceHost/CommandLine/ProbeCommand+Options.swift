@@ -1,0 +1,15 @@
+/// What `__probe` takes; `check` writes these command lines, nobody else.
+extension ProbeCommand {
+    static let configuration = CommandConfiguration(name: "__probe", usage: [], isHidden: true)
+
+    static let options: [Option<ProbeCommand>] = [
+        .config(\.plugins), .plugin(\.pluginPath), .allowInsecurePlugins(\.plugins),
+        .flag("--conformance", help: nil, \.conformance),
+        .flag("--bad-settings", help: nil, \.badSettings),
+        .flag("--load-only", help: nil, \.loadOnly),
+    ]
+
+    func validate() throws(UsageError) {
+        if pluginPath == nil { throw UsageError("__probe needs --plugin PATH") }
+    }
+}

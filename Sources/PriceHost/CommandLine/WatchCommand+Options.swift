@@ -1,0 +1,33 @@
+import PriceHostCore
+
+/// What `watch` takes.
+extension WatchCommand {
+    static let configuration = CommandConfiguration(name: "watch", usage: [
+        UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]"),
+    ])
+
+    /// json first: it is watch's default.
+    static let formats: [Invocation.Format] = [.json, .csv, .text]
+
+    static let options: [Option<WatchCommand>] = [
+        .config(\.plugins), .asset(\.quotes), .provider(\.quotes), .currency(\.quotes),
+        .format(\.format, supported: formats), .aggregate(\.quotes),
+        Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil) { watch, value throws(UsageError) in
+            guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
+                throw UsageError("--interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not '\(value)'")
+            }
+            watch.intervalMilliseconds = milliseconds
+        },
+        Option("--ticks", value: "N", help: nil) { watch, value throws(UsageError) in
+            guard let count = Int(value), (1...1_000_000).contains(count) else {
+                throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)'")
+            }
+            watch.ticks = count
+        },
+        .allowInsecurePlugins(\.plugins),
+    ]
+
+    func validate() throws(UsageError) {
+        try quotes.requireAssets(for: Self.configuration.name)
+    }
+}

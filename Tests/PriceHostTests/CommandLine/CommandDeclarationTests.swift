@@ -1,0 +1,148 @@
+@testable import PriceHost
+import Testing
+
+/// The commands' declarations (``ParsableCommand``) against what the command line took,
+/// refused and printed before they were declarations.
+struct CommandDeclarationTests {
+    /// Each command's options, as the hand-kept table in Invocation.swift had them.
+    static let optionsBefore: [String: Set<String>] = [
+        "fetch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
+        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--allow-insecure-plugins"],
+        "serve": ["--config", "--listen", "--allow-insecure-plugins"],
+        "providers": ["--config", "--format", "--allow-insecure-plugins"],
+        "check": ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
+        "__probe": ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"],
+        "new-plugin": ["--language", "--dir"],
+    ]
+
+    @Test func eachCommandTakesTheOptionsItTookBefore() {
+        let declared = Dictionary(uniqueKeysWithValues: Invocation.commands.map { ($0.configuration.name, Set($0.optionSpecs.map(\.name))) })
+        #expect(declared == Self.optionsBefore)
+        #expect(Invocation.commands.allSatisfy { Set($0.optionSpecs.map(\.name)).count == $0.optionSpecs.count })
+    }
+
+    @Test func theFlagsAreTheOptionsThatTookNoValueBefore() {
+        let flags = Set(Invocation.knownOptions.values.filter(\.isFlag).map(\.name))
+        #expect(flags == ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"])
+        // One name is a flag for every command that takes it, or for none.
+        for command in Invocation.commands {
+            for spec in command.optionSpecs { #expect(Invocation.knownOptions[spec.name]?.isFlag == spec.isFlag, "\(spec.name)") }
+        }
+    }
+
+    @Test func everyCommandRunsEitherBeforeOrInATask() {
+        for command in Invocation.commands {
+            let kinds = [command is any SynchronousCommand.Type, command is any AsyncCommand.Type]
+            #expect(kinds.filter { $0 }.count == 1, "\(command)")
+        }
+    }
+
+    /// Every option of a command `--help` shows is in the help: under OPTIONS, or in a usage line of a command that takes it.
+    @Test func everyVisibleOptionIsInTheHelp() {
+        for command in Invocation.commands where !command.configuration.isHidden {
+            for spec in command.optionSpecs {
+                let inUsage = command.usageLines.contains { $0.contains(spec.name + " ") || $0.hasSuffix(spec.name) }
+                let inOptions = spec.help != nil && HelpText.usage.contains("\n  \(spec.label)")
+                #expect(inUsage || inOptions, "\(command.configuration.name) \(spec.name)")
+            }
+            // Every word of a usage line that looks like an option is one the command takes.
+            for line in command.configuration.usage {
+                for word in line.words where word.contains("--") {
+                    let name = word.hasPrefix("[") ? String(word.dropFirst().dropLast()) : word
+                    #expect(command.optionSpecs.contains { $0.name == name }, "\(command.configuration.name): \(word)")
+                }
+            }
+        }
+    }
+
+    @Test func theHiddenProbeIsNeitherInTheHelpNorInTheListOfCommands() throws {
+        #expect(!HelpText.usage.contains("__probe"))
+        #expect(!HelpText.usage.contains("--load-only"))
+        #expect(throws: UsageError("unknown command 'probe'; commands are fetch, watch, serve, providers, check, new-plugin")) {
+            try Invocation.parse(["probe"])
+        }
+        let probe = try InvocationTests.parse(["__probe", "--plugin", "p.so", "--load-only"], as: ProbeCommand.self)
+        #expect(probe?.loadOnly == true && probe?.pluginPath == "p.so")
+    }
+
+    @Test(arguments: [
+        (["__probe"], "__probe needs --plugin PATH"),
+        (["new-plugin"], "new-plugin needs a NAME: pricehost new-plugin NAME --language c|swift"),
+        (["new-plugin", "My-Market", "--language", "c"], "new-plugin: 'My-Market' is not a plugin name: 1 to 32 lower-case letters, digits or single '-' between them, starting with a letter"),
+        (["new-plugin", "market", "--dir", "d"], "new-plugin needs --language c or --language swift"),
+        (["new-plugin", "market", "--language", "rust"], "--language must be c or swift, not 'rust'"),
+        (["new-plugin", "market", "extra", "--language", "c"], "unexpected argument 'extra'; options take the form --name value"),
+        (["providers", "--format", "csv"], "providers supports --format text or json"),
+        (["check", "--format=csv"], "check supports --format text or json"),
+        (["providers", "--format", "csv", "--asset", "BTC"], "option --asset does not apply to 'providers'"),
+        (["serve", "--format", "json"], "option --format does not apply to 'serve'"),
+        (["fetch", "--asset", "BTC", "--allow-insecure-plugins=yes"], "option --allow-insecure-plugins takes no value"),
+        (["fetch", "--conformance", "--asset", "BTC"], "option --conformance does not apply to 'fetch'"),
+        (["watch", "--asset", "BTC", "--ticks", "0"], "--ticks must be a whole number from 1 to 1000000, not '0'"),
+        (["watch", "--interval", "5"], "watch needs --asset CODE (or a list: --asset BTC,ETH)"),
+        (["fetch", "--asset", "BTC", "--aggregate", "mean"], "--aggregate takes median, not 'mean'"),
+        (["fetch", "--asset", "BTC", "--provider", "a,a"], "--provider names 'a' twice"),
+        (["check", "--plugin="], "--plugin needs a path"),
+        (["new-plugin", "market", "--language", "c", "--dir="], "--dir needs a path"),
+        (["--bogus", "--help"], "unknown option '--bogus'; see 'pricehost --help'"),
+    ])
+    func commandLinesRefusedAsBefore(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try Invocation.parse(arguments) }
+    }
+
+    @Test func watchPrintsJSONUnlessAskedOtherwise() throws {
+        #expect(try InvocationTests.parse(["watch", "--asset", "BTC"], as: WatchCommand.self)?.format == .json)
+        #expect(try InvocationTests.parse(["watch", "--asset", "BTC", "--format", "text"], as: WatchCommand.self)?.format == .text)
+        #expect(try InvocationTests.parse(["fetch", "--asset", "BTC"], as: FetchCommand.self)?.format == .text)
+    }
+
+    @Test func theConfigPathIsTheCommandsOwn() throws {
+        #expect(try Invocation.parse(["serve", "--config", "/p.json"]).configPath == "/p.json")
+        #expect(try Invocation.parse(["new-plugin", "market", "--language", "c"]).configPath == nil)
+        #expect(try Invocation.parse(["--help"]).configPath == nil)
+    }
+
+    /// The text `--help` printed when it was written by hand; it is generated now, from the declarations.
+    @Test func theGeneratedHelpIsTheHandWrittenOne() {
+        #expect(HelpText.usage == Self.handWrittenHelp)
+    }
+
+    static let handWrittenHelp = """
+        pricehost: a plugin-based price engine
+
+        USAGE
+          pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
+          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
+          pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: /v1/prices, /v1/stream, POST / (Chainlink), /metrics, /healthz, /readyz
+          pricehost providers [--format text|json]
+          pricehost check [--format text|json]
+          pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
+          pricehost new-plugin NAME --language c|swift [--dir DIR]   write a plugin to start from (default DIR: ./NAME)
+          pricehost --help | --version
+
+        OPTIONS (every command takes --config)
+          --config PATH     the config file; default: $PRICEHOST_CONFIG, ./plugins.json,
+                            ~/.config/pricehost/plugins.json, /etc/pricehost/plugins.json
+          --asset CODES     asset codes, comma-separated (2 to 10 letters or digits)
+          --provider NAME   who answers; default: assets.CODE.provider, then defaults.provider
+          --currency CODE   quote currency; default: defaults.currency, then USD
+          --format FORMAT   text (default), json (one object per line) or csv
+          --aggregate median  (fetch, watch) ask every provider of the asset at once (--provider a,b,c, else
+                            assets.CODE.providers) and print the median, min, max and spread; a median of
+                            one source comes with a warning saying why the others failed
+          --allow-insecure-plugins
+                            load plugin files others could replace (local development only)
+          --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
+                            (build: swift build -c release), on this installation's header or ProviderABI
+          --dir DIR         (new-plugin) where to write it; must be new or empty
+
+        EXIT STATUS
+          0 success   1 fetch failed   2 usage error   3 config or plugin error
+          4 some of several assets failed   5 serve cannot listen (address in use, …)
+
+        ENVIRONMENT
+          PRICEHOST_CONFIG        config file when --config is not given
+          PRICEHOST_PLUGIN_PATH   extra directories (colon-separated) to find plugins named in "plugins"
+          PRICEHOST_LOG           debug, info, warning (default) or error
+        """
+}
