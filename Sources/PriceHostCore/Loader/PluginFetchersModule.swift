@@ -5,7 +5,7 @@ import ProviderABI
 package typealias FetcherDecorator = @Sendable (_ provider: String, _ fetcher: any PriceFetcher, _ policy: ProviderPolicy) -> any PriceFetcher
 
 /// Registers each loaded plugin's fetchers under `provider` and `provider/ASSET`,
-/// behind a cache when the provider's `cacheSeconds` asks for one.
+/// behind the one cache (``CoalescingPriceFetcher``) when the provider's `cacheSeconds` asks for one.
 struct PluginFetchersModule: Module {
     package let plugins: [LoadedPlugin]
     var policies: [String: ProviderPolicy] = [:]
@@ -17,7 +17,7 @@ struct PluginFetchersModule: Module {
             let cacheSeconds = policy.cacheSeconds
             for entry in plugin.fetchers {
                 let fetcher: any PriceFetcher = decorate?(plugin.name, entry.fetcher, policy) ?? (cacheSeconds > 0
-                    ? CachingPriceFetcher(base: entry.fetcher, lifetime: Double(cacheSeconds)) : entry.fetcher)
+                    ? CoalescingPriceFetcher(provider: plugin.name, base: entry.fetcher, cacheSeconds: cacheSeconds) : entry.fetcher)
                 container.register(PriceFetcher.self, name: entry.registrationName, scope: .singleton) { _ in fetcher }
             }
         }

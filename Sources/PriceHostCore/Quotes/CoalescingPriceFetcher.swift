@@ -54,6 +54,7 @@ package final class CoalescingPriceFetcher: PriceFetcher {
     private let observer: any FetchObserver
     private let shared: (any QuoteSharing)?
     private let sharedWaitLimit: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Lock(State())
 
     /// Wraps `base`, the fetcher of `provider`; `cacheSeconds` 0 keeps nothing.
@@ -61,18 +62,22 @@ package final class CoalescingPriceFetcher: PriceFetcher {
     ///   - shared: the fleet's cache and coalescing; used only when `cacheSeconds` is set
     ///     (the fleet hands quotes over through its cache).
     ///   - sharedWaitLimit: the longest this instance waits for another instance's fetch.
-    package init(provider: String, base: any PriceFetcher, cacheSeconds: Int, observer: any FetchObserver,
-         shared: (any QuoteSharing)? = nil, sharedWaitLimit: Duration = .seconds(60)) {
+    ///   - observer: what is told of hits, misses, joins and fetches (`serve`'s metrics); by default nobody.
+    ///   - now: the clock, for tests.
+    package init(provider: String, base: any PriceFetcher, cacheSeconds: Int, observer: any FetchObserver = UnobservedFetches(),
+                 shared: (any QuoteSharing)? = nil, sharedWaitLimit: Duration = .seconds(60),
+                 now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
         self.provider = provider
         self.base = base
         self.lifetime = .seconds(cacheSeconds)
         self.observer = observer
         self.shared = shared
         self.sharedWaitLimit = sharedWaitLimit
+        self.now = now
     }
 
     package func fetchQuote(for request: QuoteRequest) async throws -> Quote {
-        let now = ContinuousClock.now
+        let now = now()
         let step: Step = state.withLock { state in
             if lifetime > .zero, let entry = state.cache[request] {
                 if now < entry.expires { return .cached(entry.quote) }
@@ -103,7 +108,7 @@ package final class CoalescingPriceFetcher: PriceFetcher {
             } else {
                 result = await fetchUpstream(request)
             }
-            let finished = ContinuousClock.now
+            let finished = self.now()
             state.withLock { state in
                 state.inFlight[request] = nil
                 if keep > .zero, case .success(let quote) = result { state.cache[request] = (quote, finished + keep) }
@@ -125,6 +130,15 @@ package final class CoalescingPriceFetcher: PriceFetcher {
         observer.fetched(provider: provider, succeeded: (try? result.get()) != nil, duration: started.duration(to: .now))
         return result
     }
+}
+
+/// Nobody listening: `fetch` and `watch`, which keep no metrics.
+package struct UnobservedFetches: FetchObserver {
+    package init() {}
+    package func cacheHit(provider: String) {}
+    package func cacheMiss(provider: String) {}
+    package func coalesced(provider: String) {}
+    package func fetched(provider: String, succeeded: Bool, duration: Duration) {}
 }
 
 /// What a ``CoalescingPriceFetcher`` reports: `serve`'s metrics.

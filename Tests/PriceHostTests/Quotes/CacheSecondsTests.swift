@@ -5,8 +5,10 @@ import ConcurrencyHelpers
 import ProviderABI
 import Testing
 
-/// `cacheSeconds`: a success is reused for its lifetime, per pair; a failure never is.
-struct CachingPriceFetcherTests {
+/// `cacheSeconds` for `fetch` and `watch`: the same cache as `serve`'s
+/// (``CoalescingPriceFetcher``), with nobody observing. A success is reused for
+/// its lifetime, per pair; a failure never is.
+struct CacheSecondsTests {
     /// Counts its calls; answers `amount`, or fails while `failing` is set.
     final class CountingFetcher: PriceFetcher {
         let calls = Lock(0)
@@ -25,33 +27,38 @@ struct CachingPriceFetcherTests {
 
     /// A clock the test moves by hand.
     final class ManualClock: Sendable {
-        let seconds = Lock(1_000_000.0)
-        func now() -> Date { Date(timeIntervalSince1970: seconds.withLock { $0 }) }
-        func advance(_ by: Double) { seconds.withLock { $0 += by } }
+        let start = ContinuousClock.now
+        let offset = Lock(Duration.zero)
+        func now() -> ContinuousClock.Instant { start.advanced(by: offset.withLock { $0 }) }
+        func advance(_ by: Duration) { offset.withLock { $0 += by } }
+    }
+
+    func cache(_ base: CountingFetcher, _ clock: ManualClock) -> CoalescingPriceFetcher {
+        CoalescingPriceFetcher(provider: "counting", base: base, cacheSeconds: 10, now: clock.now)
     }
 
     let btc = QuoteRequest(asset: "BTC", currency: "USD")
 
     @Test func aSuccessIsReusedWithinItsLifetime() async throws {
         let base = CountingFetcher(), clock = ManualClock()
-        let cache = CachingPriceFetcher(base: base, lifetime: 10, now: clock.now)
+        let cache = cache(base, clock)
         #expect(try await cache.fetchQuote(for: btc).amount == 1)
-        clock.advance(9.9)
+        clock.advance(.milliseconds(9_900))
         #expect(try await cache.fetchQuote(for: btc).amount == 1)
         #expect(base.calls.withLock { $0 } == 1)
     }
 
     @Test func anExpiredAnswerIsAskedAgain() async throws {
         let base = CountingFetcher(), clock = ManualClock()
-        let cache = CachingPriceFetcher(base: base, lifetime: 10, now: clock.now)
+        let cache = cache(base, clock)
         _ = try await cache.fetchQuote(for: btc)
-        clock.advance(10)
+        clock.advance(.seconds(10))
         #expect(try await cache.fetchQuote(for: btc).amount == 2)
     }
 
     @Test func eachPairHasItsOwnEntry() async throws {
         let base = CountingFetcher()
-        let cache = CachingPriceFetcher(base: base, lifetime: 10, now: ManualClock().now)
+        let cache = cache(base, ManualClock())
         _ = try await cache.fetchQuote(for: btc)
         #expect(try await cache.fetchQuote(for: QuoteRequest(asset: "BTC", currency: "EUR")).amount == 2)
         #expect(try await cache.fetchQuote(for: btc).amount == 1)
@@ -59,7 +66,7 @@ struct CachingPriceFetcherTests {
 
     @Test func aFailureIsNotKept() async throws {
         let base = CountingFetcher()
-        let cache = CachingPriceFetcher(base: base, lifetime: 10, now: ManualClock().now)
+        let cache = cache(base, ManualClock())
         base.failing.withLock { $0 = true }
         await #expect(throws: ProviderError(.unavailable, "down")) { try await cache.fetchQuote(for: btc) }
         base.failing.withLock { $0 = false }
