@@ -1,4 +1,5 @@
 import ChildProcesses
+import Glibc
 import FoundationEssentials
 import PriceHostCore
 import ProviderABI
@@ -31,10 +32,17 @@ struct CheckCommand: LoadsPlugins {
 
     private func check(_ host: PluginHost, executable: String, _ context: CommandContext) -> ExitStatus {
         let config = host.config, loader = host.loader, output = context.output, diagnostics = context.diagnostics
-        // Each plugin runs in a probe, a child in a process group of its own: a check
-        // that is killed (a caller's timeout, Ctrl-C) kills them, and what they started, first.
-        let terminationSources = ChildProcess.killChildrenOnTermination()
-        defer { withExtendedLifetime(terminationSources) {} }
+        // Each plugin runs in a probe, a child in a process group of its own: a check that is
+        // ended by a signal (a caller's timeout, Ctrl-C, a closed terminal) kills them, and what
+        // they started, first, then exits with 128 + the signal, as a shell reports it.
+        let handled = SignalPipe.install([SIGTERM, SIGINT, SIGHUP]) { number in
+            ChildProcess.killAll()
+            _exit(128 + number)
+        }
+        guard handled else {
+            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
+            return .configOrPlugin
+        }
         if let plugin = pluginPath {
             return conformance(of: FilePath.absolute(plugin, relativeTo: FilePath.currentDirectory), host, executable: executable, context)
         }

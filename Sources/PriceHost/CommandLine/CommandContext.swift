@@ -52,14 +52,19 @@ extension CommandContext {
         return config
     }
 
-    /// The container, loader and catalog for `config`; no plugin is loaded yet.
+    /// The container, loader and catalog for `config`; no plugin is loaded yet. Every command
+    /// that loads plugins in this process is wired here, `serve` (and each of its reloads) included.
     /// - Parameters:
     ///   - computeHashes: each plugin file's SHA-256 is wanted (`providers --format json`, `check`).
     ///   - adjust: the command's own loader options.
+    ///   - budget: wraps a provider's own request budget (`serve` with a fleet: the fleet's).
+    ///   - decorate: wraps each fetcher as it is registered (`serve`: coalescing, metrics, the fleet).
     func makeHost(config: Config, plugins: PluginOptions, computeHashes: Bool = false,
-                  adjust: (inout PluginLoader.Options) -> Void = { _ in }) -> PluginHost {
+                  adjust: (inout PluginLoader.Options) -> Void = { _ in },
+                  budget: (@Sendable (_ provider: String, _ local: TokenBucket) -> any RequestBudget)? = nil,
+                  decorate: FetcherDecorator? = nil) -> PluginHost {
         let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
-                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
+                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName, budget: budget)
         var options = PluginLoader.Options()
         options.fetchTimeout = { [config] provider in config.policy(for: provider).fetchDeadline }
         options.allowInsecure = plugins.allowInsecurePlugins
@@ -67,15 +72,17 @@ extension CommandContext {
         adjust(&options)
         let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
                                                 container: container, options: options)
-        let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container)
+        let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container, decorate: decorate)
         return PluginHost(config: config, container: container, loader: loader, catalog: catalog)
     }
 
-    /// Two plugins with one provider name: a command that loads them all refuses to start, naming both files.
+    /// Two plugins with one provider name: a command that loads them all refuses to start, naming both files
+    /// (``ProviderCatalog/duplicateRefusal``).
     /// - Returns: true when it refused.
     func refusesDuplicates(in catalog: ProviderCatalog) -> Bool {
-        for duplicate in catalog.duplicates { diagnostics.error(duplicate.description) }
-        return !catalog.duplicates.isEmpty
+        guard let refusal = catalog.duplicateRefusal else { return false }
+        for line in refusal { diagnostics.error(line) }
+        return true
     }
 
     /// `status`, unless libcurl could not be loaded: that is a broken install, not a market's

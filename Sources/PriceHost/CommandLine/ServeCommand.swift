@@ -121,24 +121,18 @@ struct ServeCommand: LoadsPlugins {
     /// (and, with a `fleet`, share through Redis).
     func makeGeneration(_ config: Config, metrics: ServeMetrics, fleet: SharedFleet? = nil,
                         _ context: CommandContext) -> Result<ServeGeneration, Refusal> {
-        let environment = context.environment, diagnostics = context.diagnostics
+        let diagnostics = context.diagnostics
         var budget: (@Sendable (String, TokenBucket) -> any RequestBudget)?
         if let fleet { budget = { provider, local in fleet.budget(provider: provider, local: local) } }
-        let container = CompositionRoot.makeContainer(config: config, diagnostics: diagnostics,
-                                                      libcurl: environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName, budget: budget)
-        var options = PluginLoader.Options()
-        options.fetchTimeout = { [config] provider in config.policy(for: provider).fetchDeadline }
-        options.allowInsecure = plugins.allowInsecurePlugins
-        let loader = CompositionRoot.makeLoader(config: config, environment: environment, diagnostics: diagnostics,
-                                                container: container, options: options)
-        let catalog = CompositionRoot.makeCatalog(loader: loader, config: config, container: container) { provider, fetcher, policy in
+        let host = context.makeHost(config: config, plugins: plugins, budget: budget, decorate: { provider, fetcher, policy in
             // Another instance's fetch is waited for as long as a fetch may take, no longer.
             CoalescingPriceFetcher(provider: provider, base: fetcher, cacheSeconds: policy.cacheSeconds, observer: metrics,
                                    shared: fleet?.quotes, sharedWaitLimit: min(policy.worstCaseHTTPTime, .seconds(60)))
-        }
+        })
+        let container = host.container, catalog = host.catalog
         catalog.loadAll()
         // Two plugins with one provider name: refused, as by every command that loads them all.
-        guard catalog.duplicates.isEmpty else { return .failure(Refusal(lines: catalog.duplicates.map(\.description))) }
+        if let refusal = catalog.duplicateRefusal { return .failure(Refusal(lines: refusal)) }
         let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
         var identities: [String: LibraryCache.FileKey] = [:]
         for plugin in catalog.report.plugins { identities[plugin.path] = ProviderCatalog.identity(of: plugin.path) }

@@ -43,8 +43,10 @@ struct WatchCommand: LoadsPlugins {
         let config = host.config, catalog = host.catalog, container = host.container
         let output = context.output, diagnostics = context.diagnostics
         let stop = StopFlag()
-        let signalSources = Self.installSignalHandlers(stop)
-        defer { signalSources.forEach { $0.cancel() } }
+        guard Self.handleSignals(stop) else {
+            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
+            return .fetchFailed
+        }
 
         for failure in catalog.report.failures { diagnostics.warning(failure.description) }
         var rescans = catalog.startRescanning()
@@ -123,18 +125,14 @@ struct WatchCommand: LoadsPlugins {
 
     /// SIGINT and SIGTERM set `stop`; a tick still running a second later is cut
     /// short by exiting between two lines (output holds its lock while writing one).
-    static func installSignalHandlers(_ stop: StopFlag) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                stop.set()
-                DispatchQueue.global().asyncAfter(deadline: .now() + 0.9) {
-                    LineOutput.standardOutput.exitBetweenLines(status: 0)
-                }
+    /// Through ``SignalPipe``, the one owner of signals, as `serve` and `check` do.
+    /// - Returns: false when the signals cannot be handled (out of descriptors or threads).
+    static func handleSignals(_ stop: StopFlag) -> Bool {
+        SignalPipe.install([SIGINT, SIGTERM]) { _ in
+            stop.set()
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.9) {
+                LineOutput.standardOutput.exitBetweenLines(status: 0)
             }
-            source.resume()
-            return source
         }
     }
 }

@@ -63,6 +63,14 @@ package final class ProviderCatalog: Sendable {
     /// a config error for every command that loads all the plugins.
     package var duplicates: [PluginFailure] { report.failures.filter { $0.duplicateOf != nil } }
 
+    /// The one rule for two plugins with one provider name, for every command that loads
+    /// them all: it refuses to start, with a line naming both files for each; `nil` when
+    /// there are none. (`fetch` stops loading once its providers are found, and takes the first.)
+    package var duplicateRefusal: [String]? {
+        let duplicates = duplicates
+        return duplicates.isEmpty ? nil : duplicates.map(\.description)
+    }
+
     /// Loads the plugins the config names, in order, until every provider in
     /// `needed` is loaded; all of them when `needed` is `nil` or cannot be
     /// satisfied. A fetch of one provider thus loads (and finds) no more

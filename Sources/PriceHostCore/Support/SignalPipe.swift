@@ -1,5 +1,4 @@
 import Glibc
-import PriceHostCore
 import Synchronization
 
 /// Signals handled as soon as ``install(_:handler:)`` returns: `sigaction` is synchronous,
