@@ -32,7 +32,7 @@ struct FetchCommand: LoadsPlugins {
                 routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
             } catch {
                 // What the user typed is a usage error; what the config or a plugin says is not.
-                diagnostics.error(error.description)
+                diagnostics.error(error.message(providersNamedBy: QuoteOptions.providerSource))
                 switch error {
                 case .unknownProvider, .noProvider: routingStatus = routingStatus ?? .usage
                 case .config: routingStatus = .configOrPlugin

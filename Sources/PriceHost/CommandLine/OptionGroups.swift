@@ -22,6 +22,9 @@ struct PluginOptions: Sendable, Equatable {
 
 /// `--asset`, `--provider`, `--currency` and `--aggregate`: what `fetch` and `watch` ask for.
 struct QuoteOptions: Sendable, Equatable {
+    /// How a routing error names where an unknown provider came from.
+    static let providerSource = "--provider"
+
     /// `--asset`, split at commas, upper case, in the order given, without repeats.
     var assets: [String] = []
     /// `--provider`: one provider, or several separated by commas, tried in order.

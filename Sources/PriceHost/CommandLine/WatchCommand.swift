@@ -64,7 +64,7 @@ struct WatchCommand: LoadsPlugins {
                 do {
                     routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
                 } catch {
-                    emitFailure(asset: asset, currency: currency, message: "\(error)", context)
+                    emitFailure(asset: asset, currency: currency, message: error.message(providersNamedBy: QuoteOptions.providerSource), context)
                 }
             }
             if quotes.aggregateMedian {

@@ -13,7 +13,7 @@ extension QuoteService {
                 try requireNotFailed(provider)
                 guard catalog.plugin(named: provider) != nil else {
                     try requireNoNamelessFailure(provider)
-                    throw .unknownProvider("unknown provider '\(provider)' (from --provider); \(loadedProvidersText)")
+                    throw .unknownProvider(provider: provider, loaded: loadedProvidersText)
                 }
             }
             providers = explicitProviders

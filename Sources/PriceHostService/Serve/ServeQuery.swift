@@ -4,6 +4,9 @@ import ProviderABI
 /// The parameters of `/v1/prices` and `/v1/stream`, checked as the command line checks
 /// `--asset`, `--currency`, `--provider` and `--aggregate`; the message says what is wrong.
 struct ServeQuery: Sendable, Equatable {
+    /// How a routing error names where an unknown provider came from.
+    static let providerSource = "the provider parameter"
+
     /// `asset`: codes, split at commas (the parameter may repeat), upper case, without repeats.
     package var assets: [String] = []
     /// `currency`.

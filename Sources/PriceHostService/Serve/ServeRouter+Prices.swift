@@ -64,8 +64,8 @@ extension ServeRouter {
             do {
                 routes.append(.success(try generation.service.route(asset: asset, explicitProviders: providers)))
             } catch {
-                if case .unknownProvider(let message) = error {
-                    return .failure(Rejection(response: .error(400, message.replacing("(from --provider)", with: "(from the provider parameter)"))))
+                if case .unknownProvider = error {
+                    return .failure(Rejection(response: .error(400, error.message(providersNamedBy: ServeQuery.providerSource))))
                 }
                 routes.append(.failure(error))
             }

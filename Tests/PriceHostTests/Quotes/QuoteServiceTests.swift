@@ -69,9 +69,13 @@ struct QuoteServiceTests {
     }
 
     @Test func unknownProviderFromTheFlagIsAUsageError() {
-        #expect(throws: RoutingError.unknownProvider("unknown provider 'coinbase' (from --provider); loaded providers: file, peg")) {
+        let error = RoutingError.unknownProvider(provider: "coinbase", loaded: "loaded providers: file, peg")
+        #expect(throws: error) {
             try service.route(asset: "BTC", explicitProviders: ["coinbase"])
         }
+        // The caller names where the provider came from; the service does not know.
+        #expect(error.message(providersNamedBy: "--provider") == "unknown provider 'coinbase' (from --provider); loaded providers: file, peg")
+        #expect(error.description == "unknown provider 'coinbase'; loaded providers: file, peg")
     }
 
     @Test func unknownProviderFromConfigNamesTheKey() {
