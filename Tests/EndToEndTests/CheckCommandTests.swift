@@ -108,32 +108,34 @@ struct CheckTerminationTests {
     }
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
-    func checkKilledMidProbeLeavesNoProcessBehind(signal: Int32) throws {
-        // A plugin that starts a process of its own at load, then never completes its fetch:
-        // the probe runs for its whole 5 s fetch timeout.
-        let plugin = try Sandbox.testPlugin(["VARIANT_FORK", "VARIANT_NO_COMPLETION"], name: "libForkSilent.so")
-        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
-        defer { sandbox.remove() }
-        let check = try BackgroundProcess(BuiltProducts.pricehost, ["check", "--config", sandbox.configPath],
-                                          currentDirectory: sandbox.directory.path)
-        // Wait (at most 20 s) for the probe, and for the process its plugin started in the probe's group.
-        var probe: Int32?
-        for _ in 0..<2000 {
-            if let found = Self.children(of: check.pid).first, Self.liveMembers(of: found).count >= 2 {
-                probe = found
-                break
+    func checkKilledMidProbeLeavesNoProcessBehind(signal: Int32) async throws {
+        try await offThePool {
+            // A plugin that starts a process of its own at load, then never completes its fetch:
+            // the probe runs for its whole 5 s fetch timeout.
+            let plugin = try Sandbox.testPlugin(["VARIANT_FORK", "VARIANT_NO_COMPLETION"], name: "libForkSilent.so")
+            let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+            defer { sandbox.remove() }
+            let check = try BackgroundProcess(BuiltProducts.pricehost, ["check", "--config", sandbox.configPath],
+                                              currentDirectory: sandbox.directory.path)
+            // Wait (at most 20 s) for the probe, and for the process its plugin started in the probe's group.
+            var probe: Int32?
+            for _ in 0..<2000 {
+                if let found = Self.children(of: check.pid).first, Self.liveMembers(of: found).count >= 2 {
+                    probe = found
+                    break
+                }
+                usleep(10_000)
             }
-            usleep(10_000)
+            let group = try #require(probe, "no probe with a process of its plugin's appeared; check's stderr: \(check.standardError)")
+            #expect(Self.processStatus(group)?.group == group, "the probe leads a process group of its own")
+            #expect(check.terminate(signal: signal, within: 10) == 128 + signal)
+            // Killed with SIGKILL before check exits; give the kernel a moment to finish (at most 5 s).
+            var survivors = Self.liveMembers(of: group)
+            for _ in 0..<500 where !survivors.isEmpty {
+                usleep(10_000)
+                survivors = Self.liveMembers(of: group)
+            }
+            #expect(survivors.isEmpty, "left running in the probe's group \(group): \(survivors)")
         }
-        let group = try #require(probe, "no probe with a process of its plugin's appeared; check's stderr: \(check.standardError)")
-        #expect(Self.processStatus(group)?.group == group, "the probe leads a process group of its own")
-        #expect(check.terminate(signal: signal, within: 10) == 128 + signal)
-        // Killed with SIGKILL before check exits; give the kernel a moment to finish (at most 5 s).
-        var survivors = Self.liveMembers(of: group)
-        for _ in 0..<500 where !survivors.isEmpty {
-            usleep(10_000)
-            survivors = Self.liveMembers(of: group)
-        }
-        #expect(survivors.isEmpty, "left running in the probe's group \(group): \(survivors)")
     }
 }

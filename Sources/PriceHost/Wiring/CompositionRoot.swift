@@ -93,12 +93,3 @@ enum CompositionRoot {
         }
     }
 }
-
-/// An HTTP client that explains why there is none.
-struct UnavailableHTTPClient: HTTPClient {
-    let reason: String
-
-    func get(_ request: HTTPRequest) async throws -> HTTPResponse {
-        throw ProviderError(.unavailable, "GET \(request.url): no HTTP client: \(reason)")
-    }
-}

@@ -1,0 +1,98 @@
+import ConcurrencyHelpers
+import Foundation
+@testable import PriceHostCore
+import ProviderABI
+import Testing
+
+/// `serve`'s fetcher wrapper: concurrent requests share one fetch; a success is kept for `cacheSeconds`.
+struct CoalescingPriceFetcherTests {
+    /// Answers after the test opens its gate, counting calls.
+    final class GatedFetcher: PriceFetcher {
+        let calls = Lock(0)
+        let gate = Lock<[CheckedContinuation<Void, Never>]?>([])
+        let failing: Bool
+
+        init(failing: Bool = false) { self.failing = failing }
+
+        func fetchQuote(for request: QuoteRequest) async throws -> Quote {
+            calls.withLock { $0 += 1 }
+            await withCheckedContinuation { continuation in
+                let open = gate.withLock { waiting -> Bool in
+                    guard waiting != nil else { return true }
+                    waiting?.append(continuation)
+                    return false
+                }
+                if open { continuation.resume() }
+            }
+            if failing { throw ProviderError(.unavailable, "down") }
+            return Quote(asset: request.asset, currency: request.currency, amount: 7, provider: "gated", timestamp: Date(timeIntervalSince1970: 0))
+        }
+
+        func open() {
+            for waiter in gate.withLock({ waiting in defer { waiting = nil }; return waiting ?? [] }) { waiter.resume() }
+        }
+    }
+
+    /// Counts what the fetcher reports.
+    final class Counts: FetchObserver {
+        let values = Lock<[String: Int]>([:])
+        func cacheHit(provider: String) { values.withLock { $0["hit", default: 0] += 1 } }
+        func cacheMiss(provider: String) { values.withLock { $0["miss", default: 0] += 1 } }
+        func coalesced(provider: String) { values.withLock { $0["coalesced", default: 0] += 1 } }
+        func fetched(provider: String, succeeded: Bool, duration: Duration) { values.withLock { $0[succeeded ? "success" : "failure", default: 0] += 1 } }
+        subscript(key: String) -> Int { values.withLock { $0[key, default: 0] } }
+    }
+
+    let btc = QuoteRequest(asset: "BTC", currency: "USD")
+
+    /// Runs `count` fetches at once, opening the gate once all but the leader have joined.
+    func concurrentFetches(_ count: Int, through fetcher: CoalescingPriceFetcher, base: GatedFetcher, counts: Counts) async -> [Result<Quote, any Error>] {
+        await withTaskGroup(of: Result<Quote, any Error>.self) { group in
+            for _ in 0..<count {
+                group.addTask { [btc] in
+                    do { return .success(try await fetcher.fetchQuote(for: btc)) } catch { return .failure(error) }
+                }
+            }
+            // Bounded: at most 5 s for the others to join the flight.
+            for _ in 0..<500 where counts["coalesced"] < count - 1 { try? await Task.sleep(for: .milliseconds(10)) }
+            base.open()
+            var results: [Result<Quote, any Error>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+    }
+
+    @Test func concurrentRequestsShareOneFetch() async {
+        let base = GatedFetcher(), counts = Counts()
+        let fetcher = CoalescingPriceFetcher(provider: "gated", base: base, cacheSeconds: 0, observer: counts)
+        let results = await concurrentFetches(50, through: fetcher, base: base, counts: counts)
+        #expect(results.allSatisfy { (try? $0.get())?.amount == 7 })
+        #expect(base.calls.withLock { $0 } == 1)
+        #expect(counts["coalesced"] == 49)
+        #expect(counts["success"] == 1)
+        // Without a cache, the next request fetches again.
+        _ = try? await fetcher.fetchQuote(for: btc)
+        #expect(base.calls.withLock { $0 } == 2)
+    }
+
+    @Test func aSharedFailureReachesEveryoneAndIsNotKept() async {
+        let base = GatedFetcher(failing: true), counts = Counts()
+        let fetcher = CoalescingPriceFetcher(provider: "gated", base: base, cacheSeconds: 600, observer: counts)
+        let results = await concurrentFetches(10, through: fetcher, base: base, counts: counts)
+        #expect(results.allSatisfy { (try? $0.get()) == nil })
+        #expect(counts["failure"] == 1)
+        _ = try? await fetcher.fetchQuote(for: btc)
+        #expect(base.calls.withLock { $0 } == 2)
+    }
+
+    @Test func aSuccessIsKeptForCacheSeconds() async throws {
+        let base = GatedFetcher(), counts = Counts()
+        base.open()
+        let fetcher = CoalescingPriceFetcher(provider: "gated", base: base, cacheSeconds: 600, observer: counts)
+        for _ in 0..<3 { _ = try await fetcher.fetchQuote(for: btc) }
+        _ = try await fetcher.fetchQuote(for: QuoteRequest(asset: "BTC", currency: "EUR"))
+        #expect(base.calls.withLock { $0 } == 2)
+        #expect(counts["hit"] == 2)
+        #expect(counts["miss"] == 2)
+    }
+}
