@@ -8,6 +8,14 @@ import ProviderABI
 enum ConfigParser {
     /// The keys the core reads; subsystems add theirs as ``ConfigSection``s.
     static let coreKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets"]
+    /// The keys of `defaults`.
+    static let defaultsKeys = ["provider", "currency"]
+    /// The keys of an entry of `assets`.
+    static let assetKeys = ["provider", "providers", "maxAgeSeconds", "bounds", "maxDeviationBps"]
+    /// The keys of an asset's `bounds`.
+    static let boundsKeys = ["min", "max"]
+    /// The keys of an entry of `plugins` given as an object.
+    static let pluginEntryKeys = ["path", "sha256"]
 
     /// Parses the bytes of a config file.
     /// - Parameters:
@@ -66,7 +74,7 @@ enum ConfigParser {
             config.providerSettings[name] = .object(object)
         }
         if let defaults = try root.optionalMember("defaults") {
-            try defaults.rejectUnknownKeys(allowed: ["provider", "currency"])
+            try defaults.rejectUnknownKeys(allowed: defaultsKeys)
             config.defaults.provider = try defaults.optionalMember("provider").map(readProviderName)
             config.defaults.currency = try defaults.optionalMember("currency").map(readCode)
         }
@@ -74,7 +82,7 @@ enum ConfigParser {
             guard let asset = AssetCode.normalized(code) else {
                 throw settings.error("asset code must be 2 to 10 letters or digits")
             }
-            try settings.rejectUnknownKeys(allowed: ["provider", "providers", "maxAgeSeconds", "bounds", "maxDeviationBps"])
+            try settings.rejectUnknownKeys(allowed: assetKeys)
             guard config.assets[asset] == nil else { throw settings.error("\(asset) is given twice") }
             var entry = Config.AssetSettings(provider: try settings.optionalMember("provider").map(readProviderName))
             if let list = try settings.optionalMember("providers") {
@@ -87,7 +95,7 @@ enum ConfigParser {
             entry.maxAgeSeconds = try settings.optionalMember("maxAgeSeconds")?.integer(in: 1...31_536_000)
             entry.maxDeviationBps = try settings.optionalMember("maxDeviationBps")?.integer(in: 1...1_000_000)
             if let bounds = try settings.optionalMember("bounds") {
-                try bounds.rejectUnknownKeys(allowed: ["min", "max"])
+                try bounds.rejectUnknownKeys(allowed: boundsKeys)
                 entry.minimum = try bounds.optionalMember("min").map(readAmount)
                 entry.maximum = try bounds.optionalMember("max").map(readAmount)
                 if let minimum = entry.minimum, let maximum = entry.maximum, minimum > maximum {
@@ -111,7 +119,7 @@ enum ConfigParser {
         case .string(let text):
             reference = text
         case .object:
-            try element.rejectUnknownKeys(allowed: ["path", "sha256"])
+            try element.rejectUnknownKeys(allowed: pluginEntryKeys)
             if let pin = try element.optionalMember("sha256") {
                 let text = try pin.string().lowercased()
                 guard text.count == 64, text.allSatisfy(\.isHexDigit) else {
