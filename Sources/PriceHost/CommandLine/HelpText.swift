@@ -20,8 +20,12 @@ enum HelpText {
         for spec in commands.flatMap({ $0.optionSpecs }) where spec.help != nil && !listed.contains(where: { $0.name == spec.name }) {
             listed.append(spec)
         }
+        // Said from the declarations, so it cannot claim a command takes --config when it does not.
+        let withoutConfig = commands.filter { command in !command.optionSpecs.contains { $0.name == "--config" } }
+        let heading = withoutConfig.isEmpty ? "OPTIONS (every command takes --config)"
+            : "OPTIONS (every command but \(withoutConfig.map { $0.configuration.name }.joined(separator: ", ")) takes --config)"
         return (["pricehost: a plugin-based price engine", "", "USAGE"] + usage
-            + ["", "OPTIONS (every command takes --config)"] + listed.flatMap(optionLines) + [trailer]).joined(separator: "\n")
+            + ["", heading] + listed.flatMap(optionLines) + [trailer]).joined(separator: "\n")
     }()
 
     /// Where an option's help starts, from the start of the line.

@@ -120,7 +120,7 @@ struct CommandDeclarationTests {
           pricehost new-plugin NAME --language c|swift [--dir DIR]   write a plugin to start from (default DIR: ./NAME)
           pricehost --help | --version
 
-        OPTIONS (every command takes --config)
+        OPTIONS (every command but new-plugin takes --config)
           --config PATH     the config file; default: $PRICEHOST_CONFIG, ./plugins.json,
                             ~/.config/pricehost/plugins.json, /etc/pricehost/plugins.json
           --asset CODES     asset codes, comma-separated (2 to 10 letters or digits)
