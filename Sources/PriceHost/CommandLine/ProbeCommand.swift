@@ -43,10 +43,8 @@ struct ProbeCommand: LoadsPlugins {
     }
 
     private func probe(_ catalog: ProviderCatalog, config: Config, output: @escaping @Sendable (String) -> Void) async -> ExitStatus {
-        /// One JSON line on stdout.
-        @Sendable func emit(_ members: KeyValuePairs<String, JSONValue>) {
-            output(JSONValue.object(JSONObject(members.map { ($0.key, $0.value) })).serialized)
-        }
+        /// One line on stdout, for `check` to read.
+        @Sendable func emit(_ event: ProbeEvent) { output(event.line) }
         // Counted and reported once in "done", not a warning per call.
         PendingFetches.shared.logsLateCompletions = false
         let path = FilePath.absolute(pluginPath ?? "", relativeTo: FilePath.currentDirectory)
@@ -54,14 +52,13 @@ struct ProbeCommand: LoadsPlugins {
         catalog.load([PluginLoader.Candidate(path: path, pin: pin)])
         let report = catalog.report
         guard let plugin = report.plugins.first else {
-            emit(["probe": .string("load-failed"), "error": .string(report.failures.first?.reason ?? "not loaded")])
+            emit(.loadFailed(error: report.failures.first?.reason ?? "not loaded"))
             return .success
         }
-        emit(["probe": .string("loaded"), "name": .string(plugin.name), "version": .string(plugin.version),
-              "abi": .string(plugin.abiVersion), "path": .string(plugin.path), "sha256": plugin.sha256.map(JSONValue.string) ?? .null,
-              "fetchers": .array(plugin.fetcherNames.map(JSONValue.string))])
+        emit(.loaded(ProbeEvent.Plugin(name: plugin.name, version: plugin.version, abi: plugin.abiVersion, path: plugin.path,
+                                       sha256: plugin.sha256, fetchers: plugin.fetcherNames)))
         if loadOnly {
-            emit(["probe": .string("done"), "lateCompletions": .number("0"), "strayProcesses": .number("0")])
+            emit(.done(lateCompletions: 0, strayProcesses: 0))
             return .success
         }
         let routedHere = config.assets.keys.sorted().first { config.assets[$0]?.providerOrder?.contains(plugin.name) == true }
@@ -70,22 +67,20 @@ struct ProbeCommand: LoadsPlugins {
         await withTaskGroup(of: Void.self) { group in
             for fetcher in exercised {
                 let request = QuoteRequest(asset: fetcher.asset ?? routedHere ?? "BTC", currency: config.defaultCurrency)
-                emit(["probe": .string("fetching"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair)])
+                emit(.fetching(fetcher: fetcher.registrationName, pair: request.pair))
                 group.addTask {
                     do {
                         let quote = try await fetcher.fetcher.fetchQuote(for: request)
-                        emit(["probe": .string("fetched"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair),
-                              "ok": .bool(true), "amount": .string(DecimalAmount.format(quote.amount))])
+                        emit(.fetched(fetcher: fetcher.registrationName, pair: request.pair,
+                                      outcome: .quote(amount: DecimalAmount.format(quote.amount))))
                         if let problem = Self.implausibleTimestamp(quote.timestamp, now: Date()) {
-                            emit(["probe": .string("finding"),
-                                  "text": .string("answered \(request.pair) through \(fetcher.registrationName) with \(problem)")])
+                            emit(.finding(text: "answered \(request.pair) through \(fetcher.registrationName) with \(problem)"))
                         }
                     } catch {
                         let failure = error as? QuoteFailure
-                        let code = failure?.code.rawValue ?? ProviderError.Code.failed.rawValue
-                        emit(["probe": .string("fetched"), "fetcher": .string(fetcher.registrationName), "pair": .string(request.pair),
-                              "ok": .bool(false), "code": .string(code), "error": .string("\(error)"),
-                              "refused": .bool(failure?.isRefusedAnswer ?? false)])
+                        emit(.fetched(fetcher: fetcher.registrationName, pair: request.pair,
+                                      outcome: .failed(code: failure?.code ?? .failed, error: "\(error)",
+                                                       refused: failure?.isRefusedAnswer ?? false)))
                     }
                 }
             }
@@ -95,29 +90,29 @@ struct ProbeCommand: LoadsPlugins {
         }
         try? await Task.sleep(for: Self.lateCompletionGrace)
         let stray = ProcessGroup.killOthers()
-        emit(["probe": .string("done"), "lateCompletions": .number(String(PendingFetches.shared.lateCompletions)),
-              "strayProcesses": .number(String(stray))])
+        emit(.done(lateCompletions: PendingFetches.shared.lateCompletions, strayProcesses: stray))
         return .success
     }
 
     /// The conformance check's own fetches: an unknown asset must be a clean
     /// error; the same pair fetched many times at once must complete each time.
     private func conformanceFetches(_ fetcher: PluginFetcher, asset: String, config: Config,
-                                    emit: @escaping @Sendable (KeyValuePairs<String, JSONValue>) -> Void) async {
-        func finding(_ text: String) { emit(["probe": .string("finding"), "text": .string(text)]) }
+                                    emit: @escaping @Sendable (ProbeEvent) -> Void) async {
+        func finding(_ text: String) { emit(.finding(text: text)) }
         if fetcher.asset == nil {
             let unknown = QuoteRequest(asset: Self.unknownAsset, currency: config.defaultCurrency)
-            emit(["probe": .string("fetching"), "fetcher": .string(fetcher.registrationName), "pair": .string(unknown.pair)])
+            emit(.fetching(fetcher: fetcher.registrationName, pair: unknown.pair))
             do {
                 let quote = try await fetcher.fetcher.fetchQuote(for: unknown)
                 finding("answered \(unknown.pair), an asset that does not exist, with \(DecimalAmount.format(quote.amount)); answer such a request with a not_found error")
             } catch let failure as QuoteFailure where failure.code == .noCompletion {
                 finding("never completed the fetch of \(unknown.pair); call the completion exactly once, with an error when there is no price")
             } catch {}
-            emit(["probe": .string("conformance-done"), "fetcher": .string(fetcher.registrationName), "pair": .string(unknown.pair)])
+            emit(.conformanceDone(fetcher: fetcher.registrationName, pair: unknown.pair))
         }
         let request = QuoteRequest(asset: asset, currency: config.defaultCurrency)
-        emit(["probe": .string("fetching"), "fetcher": .string(fetcher.registrationName), "pair": .string("\(request.pair) x\(Self.concurrentFetches)")])
+        let concurrent = "\(request.pair) x\(Self.concurrentFetches)"
+        emit(.fetching(fetcher: fetcher.registrationName, pair: concurrent))
         let unanswered = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<Self.concurrentFetches {
                 group.addTask {
@@ -133,7 +128,7 @@ struct ProbeCommand: LoadsPlugins {
         if unanswered > 0 {
             finding("left \(unanswered) of \(Self.concurrentFetches) concurrent fetches of \(request.pair) without a completion; fetch may be called concurrently and must complete each call once")
         }
-        emit(["probe": .string("conformance-done"), "fetcher": .string(fetcher.registrationName), "pair": .string("\(request.pair) x\(Self.concurrentFetches)")])
+        emit(.conformanceDone(fetcher: fetcher.registrationName, pair: concurrent))
     }
 
     /// Why a quote's time cannot be right: before 2000 (seconds where milliseconds
