@@ -21,6 +21,10 @@ protocol LoadsPlugins: AsyncCommand {
     var plugins: PluginOptions { get }
 }
 
+extension LoadsPlugins {
+    var pluginOptions: PluginOptions? { plugins }
+}
+
 /// What a command that loads plugins in this process works with (``CommandContext/makeHost(config:plugins:computeHashes:adjust:)``).
 struct PluginHost {
     let config: Config

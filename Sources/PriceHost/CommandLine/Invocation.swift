@@ -22,8 +22,8 @@ enum Invocation: Sendable {
 
     /// `--config`, for a command that loads plugins.
     var configPath: String? {
-        guard case .command(let command as any LoadsPlugins) = self else { return nil }
-        return command.plugins.configPath
+        guard case .command(let command) = self else { return nil }
+        return command.pluginOptions?.configPath
     }
 
     /// A number of seconds with up to three decimals, in milliseconds (``Durations/milliseconds(_:)``).

@@ -14,6 +14,16 @@ protocol ParsableCommand: Sendable, Equatable {
     /// Checks what the options cannot check one at a time (a required option,
     /// the argument), once all are stored.
     mutating func validate() throws(UsageError)
+
+    // What kind of command it is, through its witness table rather than a dynamic cast
+    // (`as? any AsyncCommand`): a cast to a protocol looks through every conformance
+    // record of the process the first time, a measurable part of a cold start.
+    /// Itself, when it runs before Swift concurrency starts.
+    var synchronous: (any SynchronousCommand)? { get }
+    /// Itself, when it runs in a task.
+    var asynchronous: (any AsyncCommand)? { get }
+    /// Its `--config` and `--allow-insecure-plugins`, when it loads plugins.
+    var pluginOptions: PluginOptions? { get }
 }
 
 /// A command that runs in a task (everything that loads plugins).
@@ -26,6 +36,14 @@ protocol AsyncCommand: ParsableCommand {
 protocol SynchronousCommand: ParsableCommand {
     /// Runs.
     func run(in context: CommandContext) -> ExitStatus
+}
+
+extension AsyncCommand {
+    var asynchronous: (any AsyncCommand)? { self }
+}
+
+extension SynchronousCommand {
+    var synchronous: (any SynchronousCommand)? { self }
 }
 
 /// A command's name and what `--help` says about it.
@@ -55,6 +73,10 @@ struct UsageLine: Sendable {
 
 extension ParsableCommand {
     static var argument: Argument<Self>? { nil }
+
+    var synchronous: (any SynchronousCommand)? { nil }
+    var asynchronous: (any AsyncCommand)? { nil }
+    var pluginOptions: PluginOptions? { nil }
 
     mutating func validate() throws(UsageError) {}
 

@@ -61,12 +61,12 @@ public struct PriceHostApp: Sendable {
         case .version:
             standardOutput(HelpText.versionLine)
             return .finished(.success)
-        case .command(let command as any SynchronousCommand):
-            return .finished(command.run(in: context))
-        case .command(let command as any AsyncCommand):
-            return .command(Command(command: command))
         case .command(let command):
-            fatalError("\(type(of: command)) is neither a SynchronousCommand nor an AsyncCommand")
+            if let synchronous = command.synchronous { return .finished(synchronous.run(in: context)) }
+            guard let asynchronous = command.asynchronous else {
+                fatalError("\(type(of: command)) is neither a SynchronousCommand nor an AsyncCommand")
+            }
+            return .command(Command(command: asynchronous))
         }
     }
 
