@@ -49,6 +49,7 @@ enum HelpText {
         EXIT STATUS
           0 success   1 fetch failed   2 usage error   3 config or plugin error
           4 some of several assets failed   5 serve cannot listen (address in use, …)
+          128+N check ended by signal N, after killing its probes
 
         ENVIRONMENT
           PRICEHOST_CONFIG        config file when --config is not given
