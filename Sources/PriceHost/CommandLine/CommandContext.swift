@@ -45,7 +45,7 @@ extension CommandContext {
             config = Config(path: FilePath.absolute("plugins.json", relativeTo: FilePath.currentDirectory), directory: FilePath.currentDirectory)
         } else {
             do {
-                config = try CompositionRoot.loadConfig(invocation: .command(command), environment: environment)
+                config = try CompositionRoot.loadConfig(configPath: command.plugins.configPath, environment: environment)
             } catch {
                 diagnostics.error(error.description)
                 return nil

@@ -147,7 +147,7 @@ struct ServeCommand: LoadsPlugins {
         let previous = state.current
         let config: Config
         do {
-            config = try CompositionRoot.loadConfig(invocation: .command(self), environment: environment)
+            config = try CompositionRoot.loadConfig(configPath: plugins.configPath, environment: environment)
         } catch {
             diagnostics.error("reload refused: \(error.description); still serving the previous config")
             return

@@ -3,7 +3,7 @@ import ProviderABI
 
 /// What `providers` prints: a table of the loaded plugins and a line per failure, or one JSON object.
 enum ProvidersFormatter {
-    static func lines(for report: PluginLoadReport, format: Invocation.Format) -> [String] {
+    static func lines(for report: PluginLoadReport, format: OutputFormat) -> [String] {
         var lines: [String] = []
         switch format {
         case .json:

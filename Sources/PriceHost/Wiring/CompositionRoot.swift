@@ -27,8 +27,8 @@ enum CompositionRoot {
 
     /// Finds and parses the config.
     /// - Throws: ``ConfigError``.
-    static func loadConfig(invocation: Invocation, environment: [String: String]) throws(ConfigError) -> Config {
-        try ConfigLocator(explicitPath: invocation.configPath, environment: environment,
+    static func loadConfig(configPath: String?, environment: [String: String]) throws(ConfigError) -> Config {
+        try ConfigLocator(explicitPath: configPath, environment: environment,
                           currentDirectory: FilePath.currentDirectory, sections: configSections).load()
     }
 

@@ -1,10 +1,11 @@
+import PriceHostCore
 import ProviderABI
 
 /// What `check` and `check --plugin` print: a text report, or one JSON object.
 enum CheckReportFormatter {
     /// The whole-config check: each healthy plugin and its fetches, then the verdict.
     static func lines(configPath: String, healthy: [CheckCommand.ProbeResult], problems: [String], warnings: [String],
-                      format: Invocation.Format) -> [String] {
+                      format: OutputFormat) -> [String] {
         var lines: [String] = []
         switch format {
         case .json:
@@ -37,7 +38,7 @@ enum CheckReportFormatter {
     }
 
     /// The conformance check of one plugin: its fetchers and fetches, then the verdict.
-    static func conformanceLines(path: String, result: CheckCommand.ProbeResult, format: Invocation.Format) -> [String] {
+    static func conformanceLines(path: String, result: CheckCommand.ProbeResult, format: OutputFormat) -> [String] {
         var lines: [String] = []
         switch format {
         case .json:
