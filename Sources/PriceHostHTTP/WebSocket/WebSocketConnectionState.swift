@@ -57,7 +57,8 @@ package struct WebSocketConnectionState: Sendable {
     }
 
     /// The bytes held for what is not complete yet: a frame's header and payload,
-    /// and a fragmented message. Never more than the message limit plus a header and a control frame.
+    /// and a fragmented message. Never more than the message limit plus a header and a control
+    /// frame's 125 bytes: each frame is checked against what its message holds before it is buffered.
     package var bufferedByteCount: Int { parser.bufferedByteCount + assembler.bufferedByteCount }
 
     /// Reads `bytes` from the server.
@@ -85,7 +86,7 @@ package struct WebSocketConnectionState: Sendable {
         switch frame.opcode {
         case .text, .binary, .continuation:
             let message = try assembler.add(frame)
-            parser.messageSizeSoFar = assembler.bufferedByteCount
+            parser.messageInProgress = assembler.messageInProgress
             // After our close, the server's data is of no use: RFC 6455 §1.4 lets it arrive, and we drop it.
             guard phase == .open, let message else { return }
             switch message {

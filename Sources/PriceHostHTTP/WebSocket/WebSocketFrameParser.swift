@@ -9,14 +9,18 @@
 /// What it refuses, each with close code 1002 unless said: a masked frame
 /// (servers must not mask), reserved bits (no extension is ever negotiated),
 /// an unknown opcode, a fragmented control frame or one over 125 bytes, a
-/// 64-bit length with its top bit set, and (1009) a data frame that would take
-/// its message over ``maximumMessageSize``. After an error the parser is of no further use.
+/// 64-bit length with its top bit set, a data frame out of sequence with
+/// ``messageInProgress``, and (1009) a data frame that would take its message
+/// over ``maximumMessageSize``. After an error the parser is of no further use.
 /// Lengths that are not in their shortest encoding are accepted, as RFC 6455 allows.
 package struct WebSocketFrameParser: Sendable {
     /// The largest message, in payload bytes: a data frame that would take its message past it is refused.
     package let maximumMessageSize: Int
-    /// The payload bytes of the fragmented message in progress, which a continuation frame adds to; its owner keeps it current.
-    package var messageSizeSoFar = 0
+    /// The fragmented message in progress, if one is: its opcode and the payload bytes it holds. Its owner
+    /// (the message assembler's) keeps it current, so that a frame is judged against it from its header:
+    /// a continuation with no message, a new message inside one, or a fragment that would take the message
+    /// past the limit is refused before its payload is buffered.
+    package var messageInProgress: (opcode: WebSocketOpcode, size: Int)?
 
     /// The header of the frame in progress, up to 14 bytes; its capacity is kept from frame to frame.
     private var header: [UInt8] = []
@@ -111,12 +115,20 @@ package struct WebSocketFrameParser: Sendable {
         default:
             length = shortLength
         }
-        // Control frames are held to 125 bytes by their first two bytes; only a
-        // continuation adds to a message (a new one is refused by the assembler).
-        let opcode = header[0] & 0xF
-        let sizeSoFar = opcode == WebSocketOpcode.continuation.rawValue ? messageSizeSoFar : 0
+        // Control frames are held to 125 bytes by their first two bytes.
+        guard let opcode = WebSocketOpcode(rawValue: header[0] & 0xF), !opcode.isControl else { return length }
+        let sizeSoFar: Int
+        if let inProgress = messageInProgress {
+            guard opcode == .continuation else {
+                throw .protocolViolation("a new \(opcode) message while a fragmented \(inProgress.opcode) message is in progress")
+            }
+            sizeSoFar = inProgress.size
+        } else {
+            guard opcode != .continuation else { throw .protocolViolation("a continuation frame with no message in progress") }
+            sizeSoFar = 0
+        }
         // Subtracted, not added: a 63-bit length must not overflow.
-        if opcode & 0x8 == 0 && length > maximumMessageSize - sizeSoFar {
+        guard length <= maximumMessageSize - sizeSoFar else {
             throw .messageTooBig(atLeast: sizeSoFar + min(length, Int.max - sizeSoFar), limit: maximumMessageSize)
         }
         return length

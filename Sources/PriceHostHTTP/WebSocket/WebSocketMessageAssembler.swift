@@ -30,6 +30,11 @@ package struct WebSocketMessageAssembler: Sendable {
     /// The payload bytes held for the fragmented message in progress.
     package var bufferedByteCount: Int { buffer.count }
 
+    /// The fragmented message in progress, if one is: its opcode and size, as the frame parser wants them.
+    package var messageInProgress: (opcode: WebSocketOpcode, size: Int)? {
+        inProgress.map { ($0, buffer.count) }
+    }
+
     /// Adds a data frame; answers the message it completes, if it does.
     /// - Throws: ``WebSocketError`` with close code 1002, 1007 or 1009.
     package mutating func add(_ frame: WebSocketFrame) throws(WebSocketError) -> Message? {

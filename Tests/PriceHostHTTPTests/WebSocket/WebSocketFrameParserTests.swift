@@ -102,14 +102,29 @@ struct WebSocketFrameParserTests {
         #expect(Self.parse(atLimit, limit: 999).error == .messageTooBig(atLeast: 1000, limit: 999))
     }
 
-    @Test func aContinuationCountsWhatItsMessageHolds() {
-        var parser = WebSocketFrameParser(maximumMessageSize: 100)
-        parser.messageSizeSoFar = 90
-        let continuation = WebSocketFrame(fin: true, opcode: .continuation, payload: [UInt8](repeating: 0, count: 11)).serialized(maskingKey: nil)
-        var offset = 0
-        #expect(throws: WebSocketError.messageTooBig(atLeast: 101, limit: 100)) {
-            try continuation.withUnsafeBytes { try parser.nextFrame(from: $0, offset: &offset) }
+    @Test func dataFramesAreJudgedAgainstTheMessageInProgressFromTheirHeader() {
+        func parse(_ frame: WebSocketFrame, inProgress: (opcode: WebSocketOpcode, size: Int)?) -> WebSocketError? {
+            var parser = WebSocketFrameParser(maximumMessageSize: 100)
+            parser.messageInProgress = inProgress
+            // The header alone: each refusal comes before any payload.
+            let header = Array(frame.serialized(maskingKey: nil).prefix(2))
+            var offset = 0
+            do {
+                _ = try header.withUnsafeBytes { try parser.nextFrame(from: $0, offset: &offset) }
+                return nil
+            } catch {
+                return error as? WebSocketError
+            }
         }
+        let eleven = [UInt8](repeating: 0, count: 11)
+        #expect(parse(WebSocketFrame(opcode: .continuation, payload: eleven), inProgress: (.text, 90)) == .messageTooBig(atLeast: 101, limit: 100))
+        #expect(parse(WebSocketFrame(opcode: .continuation, payload: eleven), inProgress: (.text, 89)) == nil)
+        #expect(parse(WebSocketFrame(opcode: .continuation, payload: eleven), inProgress: nil)
+                == .protocolViolation("a continuation frame with no message in progress"))
+        #expect(parse(WebSocketFrame(opcode: .binary, payload: eleven), inProgress: (.text, 0))
+                == .protocolViolation("a new binary message while a fragmented text message is in progress"))
+        // Control frames may come between fragments, whatever the message holds.
+        #expect(parse(WebSocketFrame(opcode: .ping, payload: eleven), inProgress: (.text, 100)) == nil)
     }
 
     @Test func framesCutAnywhereComeOutTheSame() throws {
