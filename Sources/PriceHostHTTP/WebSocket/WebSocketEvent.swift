@@ -1,0 +1,17 @@
+/// What the server's bytes amounted to, in order, as ``WebSocketConnectionState/feed(_:)`` reports it.
+package enum WebSocketEvent: Equatable, Sendable {
+    /// A complete text message, valid UTF-8.
+    case text(String)
+    /// A complete binary message.
+    case binary([UInt8])
+    /// A pong, with its payload: the answer to a ping of ours, or a heartbeat.
+    case pong([UInt8])
+    /// The server's close frame: its code (1005 when it sent none) and reason.
+    /// The close reply, if one is owed, is already in the output; the caller
+    /// then closes the connection once the server has.
+    case closed(code: WebSocketCloseCode, reason: String)
+    /// The server broke the protocol: the output ends with the close frame
+    /// carrying the error's ``WebSocketError/closeCode`` (unless one was sent
+    /// already); write it, then drop the connection. Always the last event.
+    case protocolError(WebSocketError)
+}
