@@ -6,6 +6,18 @@ import Testing
 /// `GET /v1/stream`: Server-Sent Events.
 @Suite(.timeLimit(.minutes(2)))
 struct ServeStreamTests {
+    /// An event's `id:` (its first line) and the rest of it.
+    static func event(_ text: String) -> (id: String?, rest: String) {
+        guard text.hasPrefix("id: "), let newline = text.firstIndex(of: "\n") else { return (nil, text) }
+        return (String(text[text.index(text.startIndex, offsetBy: 4)..<newline]), String(text[text.index(after: newline)...]))
+    }
+
+    /// The whole events in `text` (after the head, if any), each with its id.
+    static func events(_ text: String) -> [(id: String?, rest: String)] {
+        let body = text.contains("\r\n\r\n") ? split(text).1 : text
+        return body.components(separatedBy: "\n\n").dropLast().filter { !$0.isEmpty && !$0.hasPrefix(":") }.map(event)
+    }
+
     static func split(_ text: String) -> (String, String) {
         guard let range = text.range(of: "\r\n\r\n") else { return (text, "") }
         return (String(text[..<range.upperBound]), String(text[range.upperBound...]))
@@ -23,8 +35,13 @@ struct ServeStreamTests {
         #expect(head.contains("Content-Type: text/event-stream\r\n"))
         #expect(head.contains("Cache-Control: no-cache\r\n"))
         // Whole events only: what follows the last blank line may be half an event.
-        let events = body.components(separatedBy: "\n\n").dropLast().filter { !$0.isEmpty }
-        #expect(events.count >= 6, "\(text)")
+        let withIDs = body.components(separatedBy: "\n\n").dropLast().filter { !$0.isEmpty }
+        #expect(withIDs.count >= 6, "\(text)")
+        // Every event has an id, each new: the first line, `id: EPOCH-N`.
+        let ids = withIDs.map { Self.event($0).id }
+        #expect(ids.allSatisfy { $0 != nil }, "\(withIDs)")
+        #expect(Set(ids).count == ids.count, "\(ids)")
+        let events = withIDs.map { Self.event($0).rest }
         let quotes = events.filter { $0.hasPrefix("data: ") }
         let errors = events.filter { $0.hasPrefix("event: error\ndata: ") }
         #expect(quotes.count + errors.count == events.count, "\(events)")
@@ -85,5 +102,61 @@ struct ServeStreamTests {
         let afterLeaving = upstream.requestCount(path: "/v2/prices/BTC-USD/spot")
         usleep(useconds_t(interval * 2_500_000))
         #expect(upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == afterLeaving)
+    }
+
+    /// A client that drops and reconnects with `Last-Event-ID` gets exactly the events it
+    /// missed (the ids and bodies another client saw meanwhile), then live ones.
+    @Test func aReconnectWithLastEventIDGetsWhatItMissed() throws {
+        let sandbox = try ServeTests.fileSandbox()
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox)
+        defer { server.stop() }
+        // A keeps the topic alive and sees every event.
+        let watcher = try server.connect()
+        try watcher.send("GET /v1/stream?asset=BTC&interval=0.1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        var seen = Self.events(try watcher.read(until: "}\n\n", count: 1))
+        // B reads one event and leaves (its connection closes as it goes out of scope).
+        let last: String = try {
+            let leaving = try server.connect()
+            try leaving.send("GET /v1/stream?asset=BTC&interval=0.1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            return try #require(Self.events(try leaving.read(until: "}\n\n", count: 1)).last?.id)
+        }()
+        // Meanwhile A sees at least three more events after B's last one.
+        for _ in 0..<50 {
+            let ids = seen.compactMap(\.id)
+            if let index = ids.firstIndex(of: last), ids.count - index > 3 { break }
+            seen += Self.events(try watcher.read(until: "}\n\n", count: 1))
+        }
+        let ids = seen.compactMap(\.id)
+        let index = try #require(ids.firstIndex(of: last), "A never saw B's last event \(last): \(ids)")
+        let missed = Array(seen[(index + 1)...])
+        #expect(missed.count >= 3)
+        // B comes back: the missed events first, in order, with their ids; nothing before them.
+        let back = try server.connect()
+        try back.send("GET /v1/stream?asset=BTC&interval=0.1 HTTP/1.1\r\nHost: x\r\nLast-Event-ID: \(last)\r\n\r\n")
+        let resumed = Self.events(try back.read(until: "}\n\n", count: missed.count + 1))
+        #expect(resumed.count >= missed.count + 1)
+        for (got, expected) in zip(resumed, missed) {
+            #expect(got.id == expected.id && got.rest == expected.rest, "got \(got), expected \(expected)")
+        }
+    }
+
+    /// An id this server never gave (another process, garbage) is no resume: the latest event, then live.
+    @Test func anUnknownLastEventIDGetsTheLatestEvent() throws {
+        let sandbox = try ServeTests.fileSandbox()
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox)
+        defer { server.stop() }
+        // One tick an hour: the first client's event stays the latest while the others come.
+        let first = try server.connect()
+        try first.send("GET /v1/stream?asset=BTC&interval=3600 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let latest = try #require(Self.events(try first.read(until: "}\n\n", count: 1)).first)
+        for id in ["1-1", "not an id", "99999999999999999999999-1", ""] {
+            let client = try server.connect()
+            try client.send("GET /v1/stream?asset=BTC&interval=3600 HTTP/1.1\r\nHost: x\r\nLast-Event-ID: \(id)\r\n\r\n")
+            let events = Self.events(try client.read(until: "}\n\n", count: 1))
+            #expect(events.count == 1 && events.first?.id == latest.id && events.first?.rest == "data: \(ServeTests.btc)",
+                    "\(id): \(events)")
+        }
     }
 }

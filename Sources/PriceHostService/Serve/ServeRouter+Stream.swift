@@ -4,8 +4,9 @@ import ProviderABI
 
 extension ServeRouter {
     /// `GET /v1/stream?asset=BTC,ETH[&interval=5][&currency=EUR][&provider=a,b]`: Server-Sent Events,
-    /// one `data:` line per quote per tick, `event: error` for a failure, a comment heartbeat
-    /// after `serve.heartbeatSeconds` (15) of silence. Clients of one asset share its fetch.
+    /// one `data:` line per quote per tick, `event: error` for a failure, each with an `id:`; a
+    /// comment heartbeat after `serve.heartbeatSeconds` (15) of silence. Clients of one asset share
+    /// its fetch; one that reconnects with `Last-Event-ID` first gets the events it missed (60 s).
     package func stream(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeAnswer {
         let query: ServeQuery
         do {
@@ -21,7 +22,7 @@ extension ServeRouter {
         let topics = query.assets.map { asset in
             StreamHub.TopicKey(asset: asset, currency: currency, providers: query.providers, intervalMilliseconds: query.intervalMilliseconds)
         }
-        return .stream(StreamPlan(topics: topics, hub: hub, metrics: metrics))
+        return .stream(StreamPlan(topics: topics, lastEventID: request.header("last-event-id"), hub: hub, metrics: metrics))
     }
 
     /// One tick of `topic`: its quote as `data: {…}`, or `event: error` with the failure, from the generation served now.

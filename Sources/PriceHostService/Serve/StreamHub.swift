@@ -5,6 +5,11 @@ import Glibc
 /// one ticker that fetches once per tick and hands the event to every subscriber,
 /// so many clients of one asset share one upstream fetch. The last subscriber
 /// leaving cancels the ticker and frees the topic.
+///
+/// Every event carries an `id:` (``EventID``), numbered in the order events are
+/// delivered, across topics. Each topic keeps its events of the last
+/// ``StreamHistory/retention`` (also for that long after its last client left),
+/// so a client that reconnects with `Last-Event-ID` gets what it missed, then live ones.
 package final class StreamHub: Sendable {
     /// What a topic fetches.
     package struct TopicKey: Hashable, Sendable {
@@ -63,48 +68,62 @@ package final class StreamHub: Sendable {
     private struct Topic {
         var id: Int
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
-        var last: String?
+        var history = StreamHistory()
         var ticker: Task<Void, Never>?
     }
 
     private struct State {
         var topics: [TopicKey: Topic] = [:]
+        /// The histories of topics whose last client left, kept for a reconnect.
+        var retired: [TopicKey: StreamHistory] = [:]
         var nextID = 0
+        /// The last event number handed out (``EventID/sequence``).
+        var sequence: UInt64 = 0
         var stopped = false
     }
 
     /// Makes one tick's SSE event (`data: …` or `event: error`) for a topic.
     private let makeEvent: @Sendable (TopicKey) async -> String
     private let state = Lock(State())
+    /// This hub's part of every event id: an id another process gave is never taken for one of ours.
+    let epoch: UInt64
 
     package init(makeEvent: @escaping @Sendable (TopicKey) async -> String) {
         self.makeEvent = makeEvent
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
     }
 
     /// How many topics have a ticker: 0 once every client has left.
     var topicCount: Int { state.withLock { $0.topics.count } }
 
-    /// Adds `subscriber` to `key`'s topic, starting its ticker if it is new; a topic
-    /// already ticking hands over its latest event at once. False once the hub stopped.
-    func subscribe(_ subscriber: Subscriber, to key: TopicKey) -> Bool {
-        let latest: String?? = state.withLock { state in
-            guard !state.stopped else { return nil }
-            if var topic = state.topics[key] {
-                topic.subscribers[ObjectIdentifier(subscriber)] = subscriber
-                state.topics[key] = topic
-                return .some(topic.last)
+    /// Adds `subscriber` to `key`'s topic, starting its ticker if it is new. It gets,
+    /// at once, the events after `lastEventID` that the topic still holds, or, without
+    /// one (or for an id this hub never gave), the topic's latest event. False once the hub stopped.
+    func subscribe(_ subscriber: Subscriber, to key: TopicKey, after lastEventID: String? = nil) -> Bool {
+        let resume = lastEventID.flatMap(EventID.init(parsing:)).flatMap { $0.epoch == epoch ? $0.sequence : nil }
+        return state.withLock { state in
+            guard !state.stopped else { return false }
+            let now = ContinuousClock.now
+            var topic: Topic
+            if let existing = state.topics[key] {
+                topic = existing
+            } else {
+                state.nextID += 1
+                topic = Topic(id: state.nextID)
+                topic.history = state.retired.removeValue(forKey: key) ?? StreamHistory()
+                let id = state.nextID
+                topic.ticker = Task { [self] in await tick(key, id: id) }
             }
-            state.nextID += 1
-            var topic = Topic(id: state.nextID)
             topic.subscribers[ObjectIdentifier(subscriber)] = subscriber
-            let id = state.nextID
-            topic.ticker = Task { [self] in await tick(key, id: id) }
+            topic.history.expire(before: now)
+            // Under the lock, so nothing the ticker delivers comes before these.
+            let backlog = resume.map { topic.history.events(after: $0) } ?? topic.history.latest.map { [$0] } ?? []
+            for event in backlog { subscriber.deliver(event) }
             state.topics[key] = topic
-            return .some(nil)
+            return true
         }
-        guard let latest else { return false }
-        if let latest { subscriber.deliver(latest) }
-        return true
     }
 
     /// Removes `subscriber`; the last one out ends the topic's ticker.
@@ -117,6 +136,9 @@ package final class StreamHub: Sendable {
                 return nil
             }
             state.topics[key] = nil
+            let now = ContinuousClock.now
+            state.retired = state.retired.filter { !$0.value.isExpired(at: now) }
+            if state.retired.count < Self.maximumRetiredTopics { state.retired[key] = topic.history }
             return topic.ticker
         }
         ticker?.cancel()
@@ -134,16 +156,22 @@ package final class StreamHub: Sendable {
 
     private func tick(_ key: TopicKey, id: Int) async {
         while !Task.isCancelled {
-            let event = await makeEvent(key)
-            let subscribers: [Subscriber]? = state.withLock { state in
-                guard var topic = state.topics[key], topic.id == id else { return nil }
-                topic.last = event
+            let body = await makeEvent(key)
+            let delivered: Bool = state.withLock { state in
+                guard var topic = state.topics[key], topic.id == id, !Task.isCancelled else { return false }
+                state.sequence += 1
+                let event = "id: \(EventID(epoch: epoch, sequence: state.sequence).text)\n" + body
+                topic.history.append(event, sequence: state.sequence, at: .now)
                 state.topics[key] = topic
-                return Array(topic.subscribers.values)
+                // Under the lock: every client gets events in the order of their ids.
+                for subscriber in topic.subscribers.values { subscriber.deliver(event) }
+                return true
             }
-            guard let subscribers, !Task.isCancelled else { return }
-            for subscriber in subscribers { subscriber.deliver(event) }
+            guard delivered else { return }
             try? await Task.sleep(for: .milliseconds(key.intervalMilliseconds))
         }
     }
+
+    /// Topics whose history is kept after their last client left, at most.
+    static let maximumRetiredTopics = 1024
 }

@@ -3,6 +3,8 @@ import Glibc
 /// An accepted `GET /v1/stream`: the topics to follow; ``run(on:server:)`` takes the connection over.
 package struct StreamPlan: Sendable {
     let topics: [StreamHub.TopicKey]
+    /// The client's `Last-Event-ID`: it gets what it missed first.
+    var lastEventID: String?
     package let hub: StreamHub
     package let metrics: ServeMetrics
 
@@ -17,7 +19,7 @@ package struct StreamPlan: Sendable {
             for topic in topics { hub.unsubscribe(subscriber, from: topic) }
             metrics.streamClients(-1)
         }
-        for topic in topics where !hub.subscribe(subscriber, to: topic) { return }
+        for topic in topics where !hub.subscribe(subscriber, to: topic, after: lastEventID) { return }
         let heartbeat = server.limits.heartbeatMilliseconds
         var lastWrite = ContinuousClock.now
         var scratch = [UInt8](repeating: 0, count: 4096)

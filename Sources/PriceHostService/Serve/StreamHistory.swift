@@ -1,0 +1,72 @@
+/// One SSE topic's recent events, for clients that reconnect with `Last-Event-ID`:
+/// those of the last ``retention``, at most ``capacity``.
+struct StreamHistory: Sendable {
+    /// How long an event can be asked for again.
+    static let retention: Duration = .seconds(60)
+    /// Events kept at most per topic: a minute of the shortest interval (0.1 s).
+    static let capacity = 600
+
+    private var entries: [(sequence: UInt64, event: String, at: ContinuousClock.Instant)] = []
+    /// Where the oldest entry is, once the buffer is full.
+    private var start = 0
+
+    /// The newest event.
+    var latest: String? {
+        guard !entries.isEmpty else { return nil }
+        return entries[(start + entries.count - 1) % entries.count].event
+    }
+
+    /// Keeps `event`, numbered `sequence`, dropping the oldest past ``capacity``.
+    mutating func append(_ event: String, sequence: UInt64, at time: ContinuousClock.Instant) {
+        if entries.count < Self.capacity {
+            entries.append((sequence, event, time))
+        } else {
+            entries[start] = (sequence, event, time)
+            start = (start + 1) % entries.count
+        }
+    }
+
+    /// The events numbered after `sequence`, oldest first.
+    func events(after sequence: UInt64) -> [String] {
+        ordered.filter { $0.sequence > sequence }.map(\.event)
+    }
+
+    /// Drops what is older than ``retention`` at `now`.
+    mutating func expire(before now: ContinuousClock.Instant) {
+        let kept = ordered.filter { now - $0.at < Self.retention }
+        guard kept.count != entries.count else { return }
+        entries = kept
+        start = 0
+    }
+
+    /// True when nothing in it could still be asked for at `now`.
+    func isExpired(at now: ContinuousClock.Instant) -> Bool {
+        ordered.last.map { now - $0.at >= Self.retention } ?? true
+    }
+
+    private var ordered: [(sequence: UInt64, event: String, at: ContinuousClock.Instant)] {
+        Array(entries[start...] + entries[..<start])
+    }
+}
+
+/// An SSE event id, `EPOCH-SEQUENCE`: the hub's start in Unix milliseconds, and the
+/// event's number in delivery order within that hub.
+struct EventID: Equatable, Sendable {
+    var epoch: UInt64
+    var sequence: UInt64
+
+    init(epoch: UInt64, sequence: UInt64) {
+        self.epoch = epoch
+        self.sequence = sequence
+    }
+
+    /// Reads a `Last-Event-ID`; `nil` for anything this server did not write.
+    init?(parsing text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 20 && $0.allSatisfy(\.isASCII) }),
+              let epoch = UInt64(parts[0]), let sequence = UInt64(parts[1]) else { return nil }
+        self.init(epoch: epoch, sequence: sequence)
+    }
+
+    var text: String { "\(epoch)-\(sequence)" }
+}
