@@ -159,4 +159,56 @@ struct ServeStreamTests {
                     "\(id): \(events)")
         }
     }
+
+    /// A client that reads more slowly than its stream falls behind without slowing anyone:
+    /// another client of the same server keeps getting its events, and the slow one, after
+    /// 10 s behind, gets a final `event: error` and is disconnected.
+    @Test func aClientThatStaysBehindIsCutOffWithAFinalErrorAndSlowsNobody() async throws {
+        let sandbox = try ServeTests.fileSandbox()
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox)
+        defer { server.stop() }
+        // Twenty pairs ten times a second (most are errors, which are events too): about 50 KB/s,
+        // to a client with a tiny receive buffer that reads 2 KB every 100 ms.
+        let assets = (1...20).map { "A\($0)X" }.joined(separator: ",")
+        let slow = try LoopbackHTTPConnection.connectedSocket(port: server.port, receiveBuffer: 2048)
+        defer { close(slow) }
+        let request = Array("GET /v1/stream?asset=\(assets)&interval=0.1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        #expect(request.withUnsafeBytes { send(slow, $0.baseAddress, $0.count, 0) } == request.count)
+        let port = server.port
+        // Both read at once, each on a thread of its own, for at most 40 s.
+        async let slowText: String = offThePool {
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 2048)
+            var timeout = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(slow, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let started = Date()
+            while Date().timeIntervalSince(started) < 40 {
+                let count = recv(slow, &buffer, buffer.count, 0)
+                if count < 0, errno == EAGAIN || errno == EINTR { continue }
+                guard count > 0 else { break }
+                received += buffer[..<count]
+                usleep(100_000)
+            }
+            return String(decoding: received, as: UTF8.self)
+        }
+        let fastEvents: Int = try await offThePool {
+            let fast = try LoopbackHTTPConnection(port: port, timeout: 30)
+            try fast.send("GET /v1/stream?asset=BTC&interval=0.1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            var count = 0
+            let started = Date()
+            while Date().timeIntervalSince(started) < 12, count < 10_000 {
+                count += Self.events(try fast.read(until: "}\n\n", count: 5)).count
+            }
+            return count
+        }
+        #expect(fastEvents >= 40, "the fast client got only \(fastEvents) events in 12 s")
+        let text = try await slowText
+        #expect(text.hasSuffix(StreamPlanText.tooFarBehind), "the slow client's stream ended with: \(text.suffix(300))")
+    }
+}
+
+/// `serve`'s last word to a client that stayed behind.
+enum StreamPlanText {
+    static let tooFarBehind = "event: error\ndata: {\"error\":\"this client fell behind the stream for 10 s and is disconnected; reconnect with Last-Event-ID to get what it missed\"}\n\n"
 }

@@ -1,13 +1,25 @@
-import Foundation
+import Dispatch
 
-/// Runs `body`, which blocks (a child process, a build), on a thread of its own,
-/// not on Swift concurrency's cooperative pool. That pool has as many threads as
-/// cores (2 on CI's machine): tests that block it while `pricehost` runs or a
-/// plugin builds starve every async test until they are done.
-public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try body() })
-        }
+/// Runs `body`, which blocks (a child process, a build, a socket), on a thread of its
+/// own, not on Swift concurrency's cooperative pool. That pool has as many threads as
+/// cores (2 on CI's machine): tests that block it while `pricehost` runs or a plugin
+/// builds starve every async test until they are done.
+///
+/// The body stays in the calling task (a task executor preference, not a new thread
+/// of ours), so `#expect` inside it is recorded against the test that called it.
+public func offThePool<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(SerialQueueExecutor()) {
+        try body()
+    }
+}
+
+/// A task executor on a serial Dispatch queue of its own, whose threads are
+/// Dispatch's, never the cooperative pool's.
+private final class SerialQueueExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "PriceHostTesting.offThePool")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }

@@ -28,6 +28,21 @@ enum Socket {
         }
     }
 
+    /// Waits until `readable` can be read, `writable` written, or `milliseconds` pass: the readable
+    /// ones, and whether `writable` can take bytes (both empty on timeout).
+    static func wait(readable: [Int32], writable: Int32?, milliseconds: Int) -> (readable: [Int32], writable: Bool) {
+        var polls = readable.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if let writable { polls.append(pollfd(fd: writable, events: Int16(POLLOUT), revents: 0)) }
+        while true {
+            let ready = poll(&polls, nfds_t(polls.count), Int32(clamping: max(0, milliseconds)))
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return ([], false) }
+            let read = polls.prefix(readable.count).filter { $0.revents != 0 }.map(\.fd)
+            let canWrite = writable != nil && (polls.last.map { $0.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 } ?? false)
+            return (read, canWrite)
+        }
+    }
+
     /// Reads what is there (at most `buffer`'s size); 0 when the peer closed, -1 on error.
     static func receive(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
         while true {
@@ -41,6 +56,12 @@ enum Socket {
     static func setSendTimeout(_ descriptor: Int32, milliseconds: Int) {
         var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Sets the kernel's send buffer (`SO_SNDBUF`), which also turns its autotuning off.
+    static func setSendBuffer(_ descriptor: Int32, bytes: Int) {
+        var size = Int32(clamping: bytes)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Milliseconds from `start` to now.

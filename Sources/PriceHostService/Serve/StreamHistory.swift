@@ -11,9 +11,13 @@ struct StreamHistory: Sendable {
     private var start = 0
 
     /// The newest event.
-    var latest: String? {
+    var latest: String? { newest?.event }
+
+    /// The newest event, with its number.
+    var newest: (sequence: UInt64, event: String)? {
         guard !entries.isEmpty else { return nil }
-        return entries[(start + entries.count - 1) % entries.count].event
+        let entry = entries[(start + entries.count - 1) % entries.count]
+        return (entry.sequence, entry.event)
     }
 
     /// Keeps `event`, numbered `sequence`, dropping the oldest past ``capacity``.
@@ -28,7 +32,12 @@ struct StreamHistory: Sendable {
 
     /// The events numbered after `sequence`, oldest first.
     func events(after sequence: UInt64) -> [String] {
-        ordered.filter { $0.sequence > sequence }.map(\.event)
+        entries(after: sequence).map(\.event)
+    }
+
+    /// The same, with their numbers.
+    func entries(after sequence: UInt64) -> [(sequence: UInt64, event: String)] {
+        ordered.filter { $0.sequence > sequence }.map { ($0.sequence, $0.event) }
     }
 
     /// Drops what is older than ``retention`` at `now`.

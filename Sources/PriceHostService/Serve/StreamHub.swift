@@ -20,13 +20,29 @@ package final class StreamHub: Sendable {
     }
 
     /// One SSE client's inbox: events are queued and a pipe wakes its thread.
+    ///
+    /// A client that falls behind is never buffered without bound: past ``maxQueued``
+    /// events it keeps only the latest event of each of its topics (its pairs), and
+    /// ``laggingSince`` says since when; its connection ends it after ``maxLag``.
     final class Subscriber: Sendable {
         /// Readable when events are waiting.
         let wakeDescriptor: Int32
         private let signalDescriptor: Int32
-        private let inbox = Lock<(events: [String], overflowed: Bool)>(([], false))
-        /// A client this far behind is cut off rather than buffered without bound.
+        private let inbox = Lock(Inbox())
+        /// Events queued in full before the inbox keeps only the latest per topic.
         static let maxQueued = 256
+        /// How long a client may stay behind before it is cut off with a final `event: error`.
+        static let maxLag: Duration = .seconds(10)
+
+        private struct Inbox {
+            var events: [String] = []
+            /// Past the bound: the latest event of each topic, with its number (to keep their order).
+            var latest: [TopicKey: (sequence: UInt64, event: String)] = [:]
+            /// The inbox went past its bound since the last take.
+            var overflowed = false
+            /// Since when every take found the inbox past its bound.
+            var laggingSince: ContinuousClock.Instant?
+        }
 
         /// `nil` when no pipe can be made (out of descriptors).
         init?() {
@@ -45,23 +61,41 @@ package final class StreamHub: Sendable {
             close(signalDescriptor)
         }
 
-        func deliver(_ event: String) {
+        func deliver(_ event: String, sequence: UInt64, topic: TopicKey) {
             inbox.withLock { inbox in
-                if inbox.events.count >= Self.maxQueued { inbox.overflowed = true } else { inbox.events.append(event) }
+                if !inbox.overflowed, inbox.events.count < Self.maxQueued {
+                    inbox.events.append(event)
+                } else {
+                    inbox.overflowed = true
+                    if inbox.laggingSince == nil { inbox.laggingSince = .now }
+                    inbox.latest[topic] = (sequence, event)
+                }
             }
             // A full pipe already says "events are waiting".
             var one: UInt8 = 1
             _ = write(signalDescriptor, &one, 1)
         }
 
-        /// The queued events, and whether some were dropped.
-        func take() -> (events: [String], overflowed: Bool) {
+        /// The queued events, oldest first: those queued in full, then, if the inbox went
+        /// past its bound, the latest of each topic. A take that finds the inbox within its
+        /// bound means the client caught up, and ends its lag.
+        func take() -> [String] {
             var drained = [UInt8](repeating: 0, count: 256)
             while read(wakeDescriptor, &drained, drained.count) > 0 {}
             return inbox.withLock { inbox in
-                defer { inbox.events = [] }
-                return inbox
+                let taken = inbox.events + inbox.latest.values.sorted { $0.sequence < $1.sequence }.map(\.event)
+                if !inbox.overflowed { inbox.laggingSince = nil }
+                inbox.events = []
+                inbox.latest = [:]
+                inbox.overflowed = false
+                return taken
             }
+        }
+
+        /// Since when the client has been behind, if it is behind now: its inbox is past its
+        /// bound, and was at every take since then.
+        var behindSince: ContinuousClock.Instant? {
+            inbox.withLock { $0.overflowed ? $0.laggingSince : nil }
         }
     }
 
@@ -119,8 +153,8 @@ package final class StreamHub: Sendable {
             topic.subscribers[ObjectIdentifier(subscriber)] = subscriber
             topic.history.expire(before: now)
             // Under the lock, so nothing the ticker delivers comes before these.
-            let backlog = resume.map { topic.history.events(after: $0) } ?? topic.history.latest.map { [$0] } ?? []
-            for event in backlog { subscriber.deliver(event) }
+            let backlog = resume.map { topic.history.entries(after: $0) } ?? topic.history.newest.map { [$0] } ?? []
+            for entry in backlog { subscriber.deliver(entry.event, sequence: entry.sequence, topic: key) }
             state.topics[key] = topic
             return true
         }
@@ -164,7 +198,7 @@ package final class StreamHub: Sendable {
                 topic.history.append(event, sequence: state.sequence, at: .now)
                 state.topics[key] = topic
                 // Under the lock: every client gets events in the order of their ids.
-                for subscriber in topic.subscribers.values { subscriber.deliver(event) }
+                for subscriber in topic.subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
                 return true
             }
             guard delivered else { return }
