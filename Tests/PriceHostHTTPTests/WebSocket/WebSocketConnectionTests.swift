@@ -28,6 +28,16 @@ struct WebSocketConnectionTests {
         #expect(try await server.line(startingWith: "CLOSED") == "CLOSED 1000 ")
     }
 
+    @Test func aConnectionReleasedWithoutClosingSaysGoingAway() async throws {
+        guard WebSocketFixtureServer.available(for: #function) else { return }
+        let server = try await WebSocketFixtureServer.start(["echo"])
+        defer { server.stop() }
+        var connection: WebSocketConnection? = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
+        try await connection?.send(text: "hello")
+        connection = nil
+        #expect(try await server.line(startingWith: "CLOSED") == "CLOSED 1001 ")
+    }
+
     @Test func aMessageInThreeFragmentsArrivesWhole() async throws {
         guard WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
