@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
         // The host's tests, one target per layer, each beside what it tests.
         .testTarget(name: "PriceHostCoreTests", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "PriceHostHTTPTests", dependencies: ["PriceHostHTTP", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostHTTPTests", dependencies: ["PriceHostHTTP", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing", "ChildProcesses"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "PriceHostServiceTests", dependencies: ["PriceHostService", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
         // The executable layer: commands, wiring, and tests that go through the composition root.
         .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),

@@ -44,6 +44,8 @@ enum {
     CCURLE_FILESIZE_EXCEEDED = 63,
     CCURLE_SSL_CACERT_BADFILE = 77,
     CCURLE_SSL_SHUTDOWN_FAILED = 80,
+    /// curl_easy_send/curl_easy_recv on a CONNECT_ONLY connection: the socket is not ready; poll it and call again.
+    CCURLE_AGAIN = 81,
     CCURLE_SSL_CRL_BADFILE = 82,
     CCURLE_SSL_ISSUER_ERROR = 83,
     CCURLE_SSL_PINNEDPUBKEYNOTMATCH = 90,
@@ -66,6 +68,7 @@ enum {
     CCURLOPT_HEADERDATA = 10029,
     CCURLOPT_NOPROGRESS = 43,
     CCURLOPT_FOLLOWLOCATION = 52,
+    CCURLOPT_HTTPPROXYTUNNEL = 61,
     CCURLOPT_CAINFO = 10065,
     CCURLOPT_HEADERFUNCTION = 20079,
     CCURLOPT_HTTPGET = 80,
@@ -78,9 +81,11 @@ enum {
     CCURLOPT_MAXFILESIZE_LARGE = 30117,
     CCURLOPT_TIMEOUT_MS = 155,
     CCURLOPT_CONNECTTIMEOUT_MS = 156,
+    CCURLOPT_CONNECT_ONLY = 141,
     CCURLOPT_PROTOCOLS = 181,
     CCURLOPT_REDIR_PROTOCOLS = 182,
     CCURLOPT_TCP_KEEPALIVE = 213,
+    CCURLOPT_SSL_ENABLE_ALPN = 226,
 };
 
 // curl_easy_getinfo items.
@@ -90,6 +95,8 @@ enum {
     CCURLINFO_REDIRECT_URL = 0x100000 + 31,
     CCURLINFO_OS_ERRNO = 0x200000 + 25,
     CCURLINFO_NUM_CONNECTS = 0x200000 + 26,
+    /// The socket of a CONNECT_ONLY connection (CURLINFO_SOCKET = 0x500000), as `curl_socket_t`, an int on Linux.
+    CCURLINFO_ACTIVESOCKET = 0x500000 + 44,
 };
 
 // curl_multi_setopt options.
@@ -161,6 +168,10 @@ static inline int ccurl_easy_getinfo_double(void *function, void *easy, int info
 }
 
 static inline int ccurl_easy_getinfo_string(void *function, void *easy, int info, const char **value) {
+    return ((int (*)(void *, int, ...))function)(easy, info, value);
+}
+
+static inline int ccurl_easy_getinfo_socket(void *function, void *easy, int info, int *value) {
     return ((int (*)(void *, int, ...))function)(easy, info, value);
 }
 

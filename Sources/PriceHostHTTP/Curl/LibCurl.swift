@@ -26,6 +26,9 @@ package struct LibCurl: @unchecked Sendable {
     typealias ShareInit = @convention(c) () -> UnsafeMutableRawPointer?
     typealias SlistAppend = @convention(c) (UnsafeMutablePointer<ccurl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<ccurl_slist>?
     typealias SlistFreeAll = @convention(c) (UnsafeMutablePointer<ccurl_slist>?) -> Void
+    typealias EasyPerform = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+    typealias EasySend = @convention(c) (UnsafeMutableRawPointer?, UnsafeRawPointer?, Int, UnsafeMutablePointer<Int>?) -> Int32
+    typealias EasyRecv = @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int, UnsafeMutablePointer<Int>?) -> Int32
 
     let easyInit: EasyInit
     let easyCleanup: EasyCleanup
@@ -47,6 +50,12 @@ package struct LibCurl: @unchecked Sendable {
     let shareSetopt: UnsafeMutableRawPointer
     let slistAppend: SlistAppend
     let slistFreeAll: SlistFreeAll
+    /// Blocking; used only for CONNECT_ONLY connections (WebSocket), which it opens and returns.
+    let easyPerform: EasyPerform
+    /// Writes to a CONNECT_ONLY connection without blocking (`CCURLE_AGAIN` when the socket is full).
+    let easySend: EasySend
+    /// Reads from a CONNECT_ONLY connection without blocking (`CCURLE_AGAIN` when nothing is there, 0 bytes at the end).
+    let easyRecv: EasyRecv
 
     /// Why libcurl could not be loaded: the line the user reads names the
     /// library and how to install it.
@@ -96,7 +105,10 @@ package struct LibCurl: @unchecked Sendable {
             shareInit: try symbol("curl_share_init", as: ShareInit.self),
             shareSetopt: try address("curl_share_setopt"),
             slistAppend: try symbol("curl_slist_append", as: SlistAppend.self),
-            slistFreeAll: try symbol("curl_slist_free_all", as: SlistFreeAll.self))
+            slistFreeAll: try symbol("curl_slist_free_all", as: SlistFreeAll.self),
+            easyPerform: try symbol("curl_easy_perform", as: EasyPerform.self),
+            easySend: try symbol("curl_easy_send", as: EasySend.self),
+            easyRecv: try symbol("curl_easy_recv", as: EasyRecv.self))
         let status = globalInit(Int(CCURL_GLOBAL_ALL))
         guard status == CCURLE_OK else { throw LoadError(library: name, reason: "curl_global_init failed with code \(status)") }
         return library
@@ -133,6 +145,13 @@ package struct LibCurl: @unchecked Sendable {
     package func info(_ easy: UnsafeMutableRawPointer, double item: Int32) -> Double {
         var value = 0.0
         _ = ccurl_easy_getinfo_double(easyGetinfo, easy, item, &value)
+        return value
+    }
+
+    /// A socket item (`CCURLINFO_ACTIVESOCKET`): -1 when there is none.
+    package func info(_ easy: UnsafeMutableRawPointer, socket item: Int32) -> Int32 {
+        var value: Int32 = -1
+        guard ccurl_easy_getinfo_socket(easyGetinfo, easy, item, &value) == CCURLE_OK else { return -1 }
         return value
     }
 

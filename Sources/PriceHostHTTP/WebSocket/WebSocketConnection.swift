@@ -1,0 +1,118 @@
+import ConcurrencyHelpers
+import Glibc
+import PriceHostCore
+
+/// A client WebSocket connection (RFC 6455) over libcurl: `ws://` and `wss://`,
+/// with libcurl's DNS, proxies and TLS (the system's CAs, or ``WebSocketOptions/caFile``).
+///
+/// libcurl opens the connection (`CURLOPT_CONNECT_ONLY`, HTTP/1.1, no ALPN) and
+/// the protocol runs over `curl_easy_send`/`curl_easy_recv` (``CurlStream``), the
+/// frames in ``WebSocketConnectionState``. That works on every libcurl from 7.68,
+/// Debian 12's 7.88 among them, which has no WebSocket of its own.
+///
+/// Threads: each connection has a thread of its own (``DetachedThread``) that
+/// opens it, does the handshake, and then alone reads and writes: the libcurl
+/// handle never leaves it. ``send(text:)``, ``ping(_:)`` and ``close(code:reason:)``
+/// queue frames under a pthread `Lock` and wake that thread through a pipe; none
+/// of them blocks a thread of Swift concurrency.
+///
+/// What the server sends arrives in ``events``: messages, pongs, and at the end
+/// `.closed` (its close frame, or 1006 with the reason when the connection broke
+/// or timed out) or `.protocolError` (the server broke the protocol: a message over
+/// ``WebSocketOptions/maxMessageBytes`` is 1009, text that is not UTF-8 1007, the
+/// rest 1002; the close frame with that code has been sent). The stream then finishes.
+/// Pings are answered with pongs by the connection itself.
+///
+/// Releasing the connection without ``close(code:reason:)`` closes it with 1001 (going away).
+package final class WebSocketConnection: Sendable {
+    /// Where the connection goes.
+    package let url: WebSocketURL
+    /// The subprotocol the server chose from ``WebSocketOptions/protocols``, if any.
+    package let selectedProtocol: String?
+    /// What the server sent, in order; finishes when the connection has ended. Iterate it once.
+    package let events: AsyncStream<WebSocketEvent>
+    private let core: WebSocketConnectionCore
+
+    init(url: WebSocketURL, selectedProtocol: String?, events: AsyncStream<WebSocketEvent>, core: WebSocketConnectionCore) {
+        self.url = url
+        self.selectedProtocol = selectedProtocol
+        self.events = events
+        self.core = core
+    }
+
+    deinit { core.abandon() }
+
+    /// Connects to `url` (`ws://` or `wss://`) and completes the upgrade.
+    /// - Throws: ``WebSocketError`` naming the URL and what failed:
+    ///   ``WebSocketError/Code/invalidRequest`` (the URL, a header), ``WebSocketError/Code/unavailable`` (libcurl),
+    ///   ``WebSocketError/Code/connectFailed`` (DNS, refused, a proxy), ``WebSocketError/Code/tlsFailed``,
+    ///   ``WebSocketError/Code/timedOut`` (connect or handshake), ``WebSocketError/Code/handshakeRefused``
+    ///   (the status, a header), ``WebSocketError/Code/handshakeMalformed``, ``WebSocketError/Code/connectionClosed``
+    ///   (the server closed the connection before it answered).
+    package static func connect(to url: String, options: WebSocketOptions = WebSocketOptions()) async throws(WebSocketError) -> WebSocketConnection {
+        let parsed = try WebSocketURL(url)
+        let handshake = try WebSocketHandshake(url: parsed, protocols: options.protocols, extraHeaders: options.headers)
+        let curl = try library(options.libraryName, for: parsed)
+        let result: Result<WebSocketConnection, WebSocketError> = await withCheckedContinuation { continuation in
+            let opened = OpenRequest(curl: curl, handshake: handshake, options: options, continuation: continuation)
+            guard DetachedThread.start({ WebSocketIOLoop.run(opened) }) else {
+                continuation.resume(returning: .failure(.connect(.unavailable, parsed, "the system refused a thread for the connection")))
+                return
+            }
+        }
+        return try result.get()
+    }
+
+    /// Sends a text message; returns once libcurl has taken all of it.
+    /// - Throws: ``WebSocketError/Code/closing`` once the close handshake has started,
+    ///   ``WebSocketError/Code/connectionClosed`` once the connection has ended.
+    package func send(text: String) async throws(WebSocketError) {
+        try await core.write { state throws(WebSocketError) in try state.makeTextFrame(text) }
+    }
+
+    /// Sends a binary message; returns once libcurl has taken all of it.
+    /// - Throws: as ``send(text:)``.
+    package func send(binary: [UInt8]) async throws(WebSocketError) {
+        try await core.write { state throws(WebSocketError) in try state.makeBinaryFrame(binary) }
+    }
+
+    /// Sends a ping carrying `payload` (at most 125 bytes; a longer one is cut); the server's
+    /// pong arrives in ``events`` as `.pong` with the same payload.
+    /// - Throws: as ``send(text:)``.
+    package func ping(_ payload: [UInt8] = []) async throws(WebSocketError) {
+        try await core.write { state throws(WebSocketError) in try state.makePingFrame(payload) }
+    }
+
+    /// Starts the close handshake with `code` and `reason` (a code that may not be sent is
+    /// sent as 1000; the reason is cut to 123 bytes), waits at most
+    /// ``WebSocketOptions/closeTimeout`` for the server's close frame, then drops the
+    /// connection. Returns at once when it has ended already; a second call waits for the first.
+    package func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async {
+        await core.close(code: code, reason: reason)
+    }
+
+    /// libcurl, loaded once per name for the process.
+    private static func library(_ name: String, for url: WebSocketURL) throws(WebSocketError) -> LibCurl {
+        let result = libraries.withLock { loaded in
+            if let known = loaded[name] { return known }
+            let made = Result { () throws(LibCurl.LoadError) in try LibCurl.load(name) }
+            loaded[name] = made
+            return made
+        }
+        switch result {
+        case .success(let curl): return curl
+        case .failure(let error): throw .connect(.unavailable, url, error.description)
+        }
+    }
+
+    // A pthread lock: the first connections of a process may contend for it (see `Lock`).
+    private static let libraries = Lock<[String: Result<LibCurl, LibCurl.LoadError>]>([:])
+}
+
+/// What the connection's thread needs to open it, and whom to tell.
+struct OpenRequest: Sendable {
+    let curl: LibCurl
+    let handshake: WebSocketHandshake
+    let options: WebSocketOptions
+    let continuation: CheckedContinuation<Result<WebSocketConnection, WebSocketError>, Never>
+}

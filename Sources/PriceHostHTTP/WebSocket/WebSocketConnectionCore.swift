@@ -1,0 +1,106 @@
+import ConcurrencyHelpers
+
+/// What a ``WebSocketConnection`` and its thread share: the protocol state, the
+/// frames queued for writing, and how the connection ended. Everything is behind
+/// one pthread `Lock`; the libcurl handle is not here, it stays on the thread.
+final class WebSocketConnectionCore: Sendable {
+    /// Resumed with the outcome of one queued write.
+    typealias Waiter = CheckedContinuation<Result<Void, WebSocketError>, Never>
+
+    /// A frame for the connection's thread to write.
+    struct Write: Sendable {
+        var bytes: [UInt8]
+        /// Told once all the bytes are written; `nil` for frames nobody waits on (a close).
+        var waiter: Waiter?
+    }
+
+    struct Shared: Sendable {
+        var state: WebSocketConnectionState
+        var queued: [Write] = []
+        /// Why the connection is over, once it is: what a late send is told.
+        var ended: WebSocketError?
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The ``WebSocketConnection`` was released: close with 1001.
+        var abandoned = false
+    }
+
+    let url: WebSocketURL
+    // A pthread lock, not `Mutex`: callers contend with the connection's thread (see `Lock`).
+    let shared: Lock<Shared>
+    let wakePipe: WakePipe
+    let sink: AsyncStream<WebSocketEvent>.Continuation
+
+    init(url: WebSocketURL, state: WebSocketConnectionState, wakePipe: WakePipe, sink: AsyncStream<WebSocketEvent>.Continuation) {
+        self.url = url
+        shared = Lock(Shared(state: state))
+        self.wakePipe = wakePipe
+        self.sink = sink
+    }
+
+    /// Queues the frame `make` builds from the state, and waits until it is written.
+    func write(_ make: (inout WebSocketConnectionState) throws(WebSocketError) -> [UInt8]) async throws(WebSocketError) {
+        let result: Result<Void, WebSocketError> = await withCheckedContinuation { continuation in
+            let refused = shared.withLock { shared -> WebSocketError? in
+                if let ended = shared.ended { return ended }
+                do throws(WebSocketError) {
+                    // Made and queued under one lock: frames go out in the order their state made them,
+                    // so no message can follow our close frame.
+                    shared.queued.append(Write(bytes: try make(&shared.state), waiter: continuation))
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let refused {
+                continuation.resume(returning: .failure(refused))
+            } else {
+                wakePipe.wake()
+            }
+        }
+        try result.get()
+    }
+
+    /// Queues a close frame (unless the handshake has started) and waits until the connection has ended.
+    func close(code: WebSocketCloseCode, reason: String) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let over = shared.withLock { shared -> Bool in
+                if shared.ended != nil { return true }
+                shared.closeWaiters.append(continuation)
+                if shared.state.phase == .open, let bytes = try? shared.state.startClose(code: code, reason: reason) {
+                    shared.queued.append(Write(bytes: bytes, waiter: nil))
+                }
+                return false
+            }
+            if over {
+                continuation.resume()
+            } else {
+                wakePipe.wake()
+            }
+        }
+    }
+
+    /// The connection object is gone: its thread closes with 1001 and ends.
+    func abandon() {
+        shared.withLock { $0.abandoned = true }
+        wakePipe.wake()
+    }
+
+    /// Marks the connection over for `reason`, ends the events with `lastEvent` (if any), and
+    /// answers everyone still waiting: `unwritten` and queued writes fail, closes return.
+    func end(reason: String, lastEvent: WebSocketEvent?, unwritten: [Waiter]) {
+        let ended = WebSocketError.connectionClosed(url, reason)
+        let (queued, closeWaiters) = shared.withLock { shared in
+            shared.ended = ended
+            defer {
+                shared.queued = []
+                shared.closeWaiters = []
+            }
+            return (shared.queued, shared.closeWaiters)
+        }
+        if let lastEvent { sink.yield(lastEvent) }
+        // Finished before a close returns: after `await close()`, the events end.
+        sink.finish()
+        for waiter in unwritten + queued.compactMap(\.waiter) { waiter.resume(returning: .failure(ended)) }
+        for waiter in closeWaiters { waiter.resume() }
+    }
+}
