@@ -36,7 +36,10 @@ package struct StreamPlan: Sendable {
         var scratch = [UInt8](repeating: 0, count: 4096)
         while !server.isStopping {
             if let since = subscriber.behindSince, since.duration(to: .now) >= StreamHub.Subscriber.maxLag {
-                // What it was sent, then the last word, as fast as it reads, for a few seconds at most.
+                // The event it is in the middle of, then the last word, as fast as it reads, for a
+                // few seconds at most. What it has not started is dropped: a reconnect with
+                // `Last-Event-ID` gets it from the topic's history.
+                output.dropUnstartedEvents()
                 output.append(Self.tooFarBehind)
                 output.flush(descriptor, within: .seconds(5))
                 return
@@ -87,6 +90,18 @@ struct StreamOutput {
         } else {
             bytes += text.utf8
         }
+    }
+
+    /// Keeps only the rest of the event being written, if one is half written (events end with a blank line).
+    mutating func dropUnstartedEvents() {
+        guard !isEmpty else { return }
+        let atBoundary = written == 0 || (written >= 2 && bytes[written - 2] == 0x0A && bytes[written - 1] == 0x0A)
+        var end = written
+        if !atBoundary {
+            while end < bytes.count, !(end >= 1 && bytes[end - 1] == 0x0A && bytes[end] == 0x0A) { end += 1 }
+            end = min(end + 1, bytes.count)
+        }
+        bytes.removeSubrange(end...)
     }
 
     enum Progress { case sent, wouldBlock, failed }
