@@ -28,9 +28,15 @@ extension Resolution {
         hasCompletions.store(true, ordering: .releasing)
         state.withLock { state in
             state.completions.append(state.clock)
+            state.steps.append(PathStep(clock: state.clock, entry: entry))
             state.clock += 1
         }
-        defer { state.withLock { _ = $0.completions.popLast() } }
+        defer {
+            state.withLock { state in
+                _ = state.completions.popLast()
+                _ = state.steps.popLast()
+            }
+        }
         do {
             try initCompleted(self, instance)
         } catch let error as ResolutionError {
@@ -63,7 +69,8 @@ extension Resolution {
     /// As ``rerun(_:owner:at:)``, for the root.
     func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
         state.withLock { $0.reruns += 1 }
-        defer { state.withLock { $0.reruns -= 1 } }
+        pushStep(entry)
+        defer { state.withLock { $0.reruns -= 1; _ = $0.steps.popLast() } }
         let instance = try run(entry, owner: owner, argument: nil)
         let existing = state.withLock { state -> Any? in
             if let made = state.rootInstance {

@@ -66,7 +66,7 @@ extension Resolution {
     ///
     /// `shared` is the root's instance, `nil` after a failure. (`Any?`, not `Service?`:
     /// generic code would look the metadata of `Service?` up on every resolve.)
-    private static func finish<Service>(
+    static func finish<Service>(
         _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, shared: @autoclosure () -> Any?
     ) {
         var resolution = resolution

@@ -1,0 +1,74 @@
+import Synchronization
+
+// A singleton, weak or custom-scope registration asked for again while the chain still makes
+// it: Swinject's way of closing a cycle through a property, in a scope that shares instances.
+extension Resolution {
+    /// The shared-scope `entry`, asked for while a resolution up the chain (its own, since a
+    /// shared instance is always made as the root of one) still runs its factory.
+    ///
+    /// When an `initCompleted` started since, the cycle passes through a property: the factory
+    /// runs again, here, and the first instance made is the one the scope keeps, as Swinject
+    /// does. Otherwise, or if the factory is already running again for this very request, it
+    /// is the cycle's error.
+    @inline(never)
+    func sharedAgain<Service>(_ entry: Entry<Service>) throws -> Service {
+        var isCompleting = false
+        var resolution: Resolution? = self
+        while let current = resolution {
+            let (completing, isRerun) = current.state.withLock { state in
+                (!state.completions.isEmpty, state.steps.contains { $0.entry === entry })
+            }
+            isCompleting = isCompleting || completing
+            if current.root === entry {
+                guard isCompleting, !isRerun else {
+                    break
+                }
+                guard entry.argument == nil else {
+                    // The argument is not kept, so this factory cannot run again.
+                    throw cycle(closingWith: entry, hint: """
+                        \(entry.pathName) takes an argument, so it is not made again to close the cycle through \
+                        a property; take a Provider or Lazy of it there instead
+                        """)
+                }
+                if current === self {
+                    // Here, so that the graph instances this resolution made are shared.
+                    return try rerunRoot(entry, owner: nil)
+                }
+                return try rerunShared(entry, madeBy: current)
+            }
+            resolution = current.parent
+        }
+        throw cycle(closingWith: entry)
+    }
+
+    /// Runs `entry`'s factory again in a resolution that waits for this one, so that what this
+    /// chain is completing is shared with it, and gives `holder`, which made the first, the
+    /// instance to keep.
+    private func rerunShared<Service>(_ entry: Entry<Service>, madeBy holder: Resolution) throws -> Service {
+        let origin = holder.withOrigin { $0 }
+        let rerun = Resolution(origin: origin, parent: self, root: entry)
+        // Marks it as a rerun: asked for once more in it, `entry` is a cycle.
+        rerun.pushStep(entry)
+        var kept: Any?
+        defer { Resolution.finish(rerun, entry: entry, origin: origin, shared: kept) }
+        let instance = try rerun.run(entry, owner: nil, argument: nil)
+        let existing = holder.state.withLock { state -> Any? in
+            if let made = state.rootInstance {
+                return made.value
+            }
+            state.rootInstance = GraphInstance(value: instance)
+            return nil
+        }
+        // The holder's factory returns the first instance, and the holder is emptied when reused.
+        holder.hasRecords.store(true, ordering: .releasing)
+        holder.hasCompletions.store(true, ordering: .releasing)
+        if let existing {
+            return existing as! Service
+        }
+        kept = instance
+        if entry.hasInitCompleted {
+            try rerun.completeRoot(entry, instance)
+        }
+        return instance
+    }
+}
