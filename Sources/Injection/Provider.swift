@@ -36,14 +36,19 @@ extension Provider: ResolvableWrapper {
 
     static func make(resolver: any Resolver, container: Container, name: String?) throws -> Self {
         try WrappedMissing.check(Service.self, in: container, name: name, argument: nil)
-        return Provider { try Resolution.currentResolver(resolver).resolve(Service.self, name: name) }
+        // Cast once, here: a cast on every access cost more than the resolve.
+        guard let resolution = resolver as? Resolution else {
+            return Provider { try resolver.resolve(Service.self, name: name) }
+        }
+        return Provider { try resolution.currentResolver().resolve(Service.self, name: name) }
     }
 
     static func make<Argument>(resolver: any Resolver, container: Container, name: String?, argument: Argument) throws -> Self {
         try WrappedMissing.check(Service.self, in: container, name: name, argument: ObjectIdentifier(Argument.self))
         let captured = CapturedArgument(value: argument)
-        return Provider {
-            try Resolution.currentResolver(resolver).resolve(Service.self, name: name, argument: captured.value)
+        guard let resolution = resolver as? Resolution else {
+            return Provider { try resolver.resolve(Service.self, name: name, argument: captured.value) }
         }
+        return Provider { try resolution.currentResolver().resolve(Service.self, name: name, argument: captured.value) }
     }
 }

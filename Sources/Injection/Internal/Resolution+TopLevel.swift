@@ -117,13 +117,10 @@ extension Resolution {
 }
 
 extension Resolution {
-    /// What a ``Provider`` made with `resolver` resolves through now: the resolution while it
-    /// runs (its graph, and cycle detection), and once it has returned, the container it
-    /// started at, so that each access is a graph of its own, as Swinject's provider.
-    static func currentResolver(_ resolver: any Resolver) -> any Resolver {
-        guard let resolution = resolver as? Resolution else {
-            return resolver
-        }
-        return resolution.state.withLock { $0.kept?.origin } ?? resolution
+    /// What a ``Provider`` made with this resolution resolves through now: the resolution
+    /// while it runs (its graph, and cycle detection), and once it has returned, the container
+    /// it started at, so that each access is a graph of its own, as Swinject's provider.
+    func currentResolver() -> any Resolver {
+        state.withLock { $0.kept?.origin } ?? self
     }
 }
