@@ -198,6 +198,47 @@ struct CircularityTests {
     }
 
     @Test
+    func graphParentWithASingletonChildThroughItsInitializerAndAProperty() throws {
+        let container = Container()
+        container.register(ParentProtocol.self) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }
+        container.register(ChildProtocol.self, scope: .singleton) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+
+        let parent = try container.resolve(ParentProtocol.self)
+
+        // The singleton's property gets the graph's parent, the one the resolve returns.
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test
+    func graphParentWithASingletonChildThroughTwoProperties() throws {
+        let container = Container()
+        container.register(ParentProtocol.self) { _ in SharedParent() }
+            .initCompleted { r, parent in parent.child = try r.resolve(ChildProtocol.self) }
+        container.register(ChildProtocol.self, scope: .singleton) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+
+        let parent = try container.resolve(ParentProtocol.self)
+
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test
+    func singletonChildAskingForItsGraphParentInItsFactoryIsACycle() {
+        let container = Container()
+        container.register(ParentProtocol.self) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }
+        container.register(ChildProtocol.self, scope: .singleton) { r in
+            let child = SharedChild()
+            child.parent = try r.resolve(ParentProtocol.self)
+            return child
+        }
+
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(ParentProtocol.self) }
+
+        #expect(error?.description == "dependency cycle: ParentProtocol -> ChildProtocol -> ParentProtocol")
+    }
+
+    @Test
     func singletonParentWithAGraphChildReadThroughTry() throws {
         let container = Container()
         container.register(ParentProtocol.self, scope: .singleton) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }

@@ -4,7 +4,8 @@ import Synchronization
 // it: Swinject's way of closing a cycle through a property, in a scope that shares instances.
 extension Resolution {
     /// The shared-scope `entry`, asked for while a resolution up the chain (its own, since a
-    /// shared instance is always made as the root of one) still runs its factory.
+    /// shared instance is always made as the root of one) still runs its factory; or a
+    /// graph-scope `entry` that a resolution up the chain was started for.
     ///
     /// When an `initCompleted` started since, the cycle passes through a property: the factory
     /// runs again, here, and the first instance made is the one the scope keeps, as Swinject
@@ -39,6 +40,29 @@ extension Resolution {
             resolution = current.parent
         }
         throw cycle(closingWith: entry)
+    }
+
+    /// The graph-scope `entry`, when a resolution up the chain, waiting for the shared
+    /// instance this one makes, was started for it: its instance if it has one (being
+    /// completed, or kept for a `Lazy`), or, while its factory runs, as ``sharedAgain(_:)``.
+    /// `nil` when no resolution up the chain was started for it.
+    @inline(never)
+    func ancestorRoot<Service>(_ entry: Entry<Service>) throws -> Service? {
+        var resolution = parent
+        while let current = resolution {
+            if current.root === entry {
+                switch current.rootState() {
+                case .made(let instance):
+                    return (instance as! Service)
+                case .absent:
+                    return nil
+                case .inProgress, .rerun:
+                    return try sharedAgain(entry)
+                }
+            }
+            resolution = current.parent
+        }
+        return nil
     }
 
     /// Runs `entry`'s factory again in a resolution that waits for this one, so that what this

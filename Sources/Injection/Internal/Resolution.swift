@@ -179,6 +179,10 @@ final class Resolution: Resolver {
         if entry === root, !isRootDone() {
             return try rootAgain(entry, owner: owner)
         }
+        // Making a shared instance for a graph whose root this is: that graph's.
+        if parent != nil, entry.keepsGraphInstance, let instance = try ancestorRoot(entry) {
+            return instance
+        }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
         // generic value-witness calls on every resolve, not only those that share one.
