@@ -42,27 +42,34 @@ extension Resolution {
         throw cycle(closingWith: entry)
     }
 
-    /// The graph-scope `entry`, when a resolution up the chain, waiting for the shared
-    /// instance this one makes, was started for it: its instance if it has one (being
-    /// completed, or kept for a `Lazy`), or, while its factory runs, as ``sharedAgain(_:)``.
-    /// `nil` when no resolution up the chain was started for it.
+    /// The resolution up the chain, waiting for the shared instance this one makes, that was
+    /// started for `entry` and still has it in progress or shares its instance; `nil` if none.
+    /// (Not generic, and returning no optional of the service: the caller's common path stays
+    /// as it was.)
     @inline(never)
-    func ancestorRoot<Service>(_ entry: Entry<Service>) throws -> Service? {
+    func ancestor(rootedAt entry: any ServiceEntry) -> Resolution? {
         var resolution = parent
         while let current = resolution {
             if current.root === entry {
-                switch current.rootState() {
-                case .made(let instance):
-                    return (instance as! Service)
-                case .absent:
+                if case .absent = current.rootState() {
                     return nil
-                case .inProgress, .rerun:
-                    return try sharedAgain(entry)
                 }
+                return current
             }
             resolution = current.parent
         }
         return nil
+    }
+
+    /// The graph-scope `entry` that `holder`, up the chain, was started for: its instance if it
+    /// has one (being completed, or kept for a `Lazy`), or, while its factory runs, as
+    /// ``sharedAgain(_:)``.
+    @inline(never)
+    func instance<Service>(of entry: Entry<Service>, rootOf holder: Resolution) throws -> Service {
+        if case .made(let instance) = holder.rootState() {
+            return instance as! Service
+        }
+        return try sharedAgain(entry)
     }
 
     /// Runs `entry`'s factory again in a resolution that waits for this one, so that what this

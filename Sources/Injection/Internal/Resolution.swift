@@ -180,8 +180,8 @@ final class Resolution: Resolver {
             return try rootAgain(entry, owner: owner)
         }
         // Making a shared instance for a graph whose root this is: that graph's.
-        if parent != nil, entry.keepsGraphInstance, let instance = try ancestorRoot(entry) {
-            return instance
+        if parent != nil, entry.keepsGraphInstance, let holder = ancestor(rootedAt: entry) {
+            return try instance(of: entry, rootOf: holder)
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
