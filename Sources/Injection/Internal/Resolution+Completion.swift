@@ -66,12 +66,12 @@ extension Resolution {
     /// in a few; more means factories that keep making new instances.
     static var rerunLimit: Int { 32 }
 
-    /// As ``rerun(_:owner:at:)``, for the root.
-    func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
+    /// As ``rerun(_:owner:at:)``, for the root; `argument` is the one this request passed.
+    func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any? = nil) throws -> Service {
         state.withLock { $0.reruns += 1 }
         pushStep(entry)
         defer { state.withLock { $0.reruns -= 1; _ = $0.steps.popLast() } }
-        let instance = try run(entry, owner: owner, argument: nil)
+        let instance = try run(entry, owner: owner, argument: argument)
         let existing = state.withLock { state -> Any? in
             if let made = state.rootInstance {
                 return made.value

@@ -60,7 +60,7 @@ extension Resolution {
 
     /// The error for asking for `entry` while it is being made, naming the whole path from
     /// the top-level resolve.
-    func cycle(closingWith entry: any ServiceEntry, hint: String? = nil) -> ResolutionError {
+    func cycle(closingWith entry: any ServiceEntry) -> ResolutionError {
         var path: [String] = []
         var resolution: Resolution? = self
         while let current = resolution {
@@ -68,6 +68,6 @@ extension Resolution {
             resolution = current.parent
         }
         path.append(entry.pathName)
-        return ResolutionError.dependencyCycle(path: path, hint: hint)
+        return ResolutionError.dependencyCycle(path: path)
     }
 }

@@ -8,11 +8,11 @@ extension Resolution {
     /// graph-scope `entry` that a resolution up the chain was started for.
     ///
     /// When an `initCompleted` started since, the cycle passes through a property: the factory
-    /// runs again, here, and the first instance made is the one the scope keeps, as Swinject
-    /// does. Otherwise, or if the factory is already running again for this very request, it
-    /// is the cycle's error.
+    /// runs again, here, with the argument this request passed (as Swinject's does), and the
+    /// first instance made is the one the scope keeps. Otherwise, or if the factory is already
+    /// running again for this very request, it is the cycle's error.
     @inline(never)
-    func sharedAgain<Service>(_ entry: Entry<Service>) throws -> Service {
+    func sharedAgain<Service>(_ entry: Entry<Service>, argument: Any?) throws -> Service {
         var isCompleting = false
         var resolution: Resolution? = self
         while let current = resolution {
@@ -24,18 +24,11 @@ extension Resolution {
                 guard isCompleting, !isRerun else {
                     break
                 }
-                guard entry.argument == nil else {
-                    // The argument is not kept, so this factory cannot run again.
-                    throw cycle(closingWith: entry, hint: """
-                        \(entry.pathName) takes an argument, so it is not made again to close the cycle through \
-                        a property; take a Provider or Lazy of it there instead
-                        """)
-                }
                 if current === self {
                     // Here, so that the graph instances this resolution made are shared.
-                    return try rerunRoot(entry, owner: nil)
+                    return try rerunRoot(entry, owner: nil, argument: argument)
                 }
-                return try rerunShared(entry, madeBy: current)
+                return try rerunShared(entry, madeBy: current, argument: argument)
             }
             resolution = current.parent
         }
@@ -63,26 +56,26 @@ extension Resolution {
 
     /// The graph-scope `entry` that `holder`, up the chain, was started for: its instance if it
     /// has one (being completed, or kept for a `Lazy`), or, while its factory runs, as
-    /// ``sharedAgain(_:)``.
+    /// ``sharedAgain(_:argument:)``.
     @inline(never)
     func instance<Service>(of entry: Entry<Service>, rootOf holder: Resolution) throws -> Service {
         if case .made(let instance) = holder.rootState() {
             return instance as! Service
         }
-        return try sharedAgain(entry)
+        return try sharedAgain(entry, argument: nil)
     }
 
     /// Runs `entry`'s factory again in a resolution that waits for this one, so that what this
     /// chain is completing is shared with it, and gives `holder`, which made the first, the
     /// instance to keep.
-    private func rerunShared<Service>(_ entry: Entry<Service>, madeBy holder: Resolution) throws -> Service {
+    private func rerunShared<Service>(_ entry: Entry<Service>, madeBy holder: Resolution, argument: Any?) throws -> Service {
         let origin = holder.withOrigin { $0 }
         let rerun = Resolution(origin: origin, parent: self, root: entry)
         // Marks it as a rerun: asked for once more in it, `entry` is a cycle.
         rerun.pushStep(entry)
         var kept: Any?
         defer { Resolution.finish(rerun, entry: entry, origin: origin, shared: kept) }
-        let instance = try rerun.run(entry, owner: nil, argument: nil)
+        let instance = try rerun.run(entry, owner: nil, argument: argument)
         let existing = holder.state.withLock { state -> Any? in
             if let made = state.rootInstance {
                 return made.value

@@ -165,7 +165,7 @@ final class Resolution: Resolver {
             case .absent:
                 break
             case .inProgress, .rerun:
-                return try sharedAgain(entry)
+                return try sharedAgain(entry, argument: argument)
             case .made(let instance):
                 // Being completed (`initCompleted`) further up: the same instance closes the cycle.
                 return instance as! Service

@@ -31,10 +31,10 @@ extension ResolutionError {
         return ResolutionError(code: .missingRegistration, description: description)
     }
 
-    static func dependencyCycle(path: [String], hint: String? = nil) -> ResolutionError {
+    static func dependencyCycle(path: [String]) -> ResolutionError {
         ResolutionError(
             code: .dependencyCycle,
-            description: "dependency cycle: \(path.joined(separator: " -> "))" + (hint.map { "; " + $0 } ?? "")
+            description: "dependency cycle: \(path.joined(separator: " -> "))"
         )
     }
 
