@@ -1,7 +1,8 @@
 import Synchronization
 
 // A singleton, weak or custom-scope registration asked for again while the chain still makes
-// it: Swinject's way of closing a cycle through a property, in a scope that shares instances.
+// it, or a graph's root asked for by a shared instance that graph is making: Swinject's way of
+// closing a cycle through a property, across the resolutions of shared instances.
 extension Resolution {
     /// The shared-scope `entry`, asked for while a resolution up the chain (its own, since a
     /// shared instance is always made as the root of one) still runs its factory; or a
@@ -77,15 +78,16 @@ extension Resolution {
         defer { Resolution.finish(rerun, entry: entry, origin: origin, shared: kept) }
         let instance = try rerun.run(entry, owner: nil, argument: argument)
         let existing = holder.state.withLock { state -> Any? in
+            // The holder's resolve returns this instance rather than the one its factory is
+            // still making, and forgets it when the holder is emptied for reuse.
+            holder.hasRecords.store(true, ordering: .releasing)
+            holder.hasCompletions.store(true, ordering: .releasing)
             if let made = state.rootInstance {
                 return made.value
             }
             state.rootInstance = GraphInstance(value: instance)
             return nil
         }
-        // The holder's factory returns the first instance, and the holder is emptied when reused.
-        holder.hasRecords.store(true, ordering: .releasing)
-        holder.hasCompletions.store(true, ordering: .releasing)
         if let existing {
             return existing as! Service
         }
