@@ -4,14 +4,19 @@ extension Container {
         behaviors.withLock { $0.append(behavior) }
     }
 
-    /// Empties every instance `scope` keeps in this container (Swinject's
-    /// `resetObjectScope`): singletons, weak and custom-scope instances; the next resolve
-    /// makes a new one. A reset singleton is released when the container is, not before.
-    /// For a custom scope across every container, use ``Scope/reset()``.
+    /// Empties every instance `scope` keeps in this container and its ancestors (Swinject's
+    /// `resetObjectScope`, which resets the parent's too): singletons, weak and custom-scope
+    /// instances; the next resolve makes a new one. A reset singleton is released when its
+    /// container is, not before. For a custom scope across every container, including other
+    /// children of the same parent, use ``Scope/reset()``.
     public func resetObjectScope(_ scope: Scope) {
-        let matching = entries.withLock { $0.allEntries }.filter { $0.scope == scope }
-        for entry in matching {
-            entry.resetInstance()
+        var container: Container? = self
+        while let current = container {
+            let matching = current.entries.withLock { $0.allEntries }.filter { $0.scope == scope }
+            for entry in matching {
+                entry.resetInstance()
+            }
+            container = current.parent
         }
     }
 

@@ -49,7 +49,9 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     /// caches nothing: the next resolve runs it again. ``Container/resetObjectScope(_:)``
     /// empties it.
     ///
-    /// A dependency cycle through singletons is reported as an error on one thread; if two
+    /// A cycle through a property set in `initCompleted` closes as in Swinject: the factory
+    /// runs again for the property, and the instance it made is the one kept. A cycle through
+    /// initializers alone is reported as an error on one thread; if two
     /// threads start the cycle from opposite ends at the same moment, each waits for the
     /// other's singleton instead.
     public static let singleton = Scope(.singleton)
@@ -60,7 +62,7 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     /// scope behaves as ``transient``.
     public static let weak = Scope(.weak)
     /// Resolver's `.cached`: kept like a ``singleton`` until `Scope.cached.reset()` empties it in
-    /// every container (or ``Container/resetObjectScope(_:)`` in one).
+    /// every container (or ``Container/resetObjectScope(_:)`` in one and its ancestors).
     public static let cached = Scope(name: "cached")
 
     /// Swinject's name for ``singleton``.
@@ -94,7 +96,8 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
 
     /// Empties every instance this scope keeps, in every container; the next resolve makes a
     /// new one. For ``singleton`` and ``weak`` use ``Container/resetObjectScope(_:)``, which
-    /// empties one container's; for ``transient`` and ``graph`` there is nothing to empty.
+    /// empties a container's and its ancestors'; for ``transient`` and ``graph`` there is
+    /// nothing to empty.
     public func reset() {
         custom?.resetAll()
     }

@@ -19,6 +19,26 @@ struct CircularityTests {
     final class NodeC { var a: NodeA?; var d: NodeD?; init(d: NodeD? = nil) { self.d = d } }
     final class NodeD { var a: NodeA?; var b: NodeB?; var c: NodeC? }
 
+    // Swinject's own protocols for the scenario in a scope that shares instances, which
+    // takes `Sendable` services. The links are written once, in `initCompleted`, before the
+    // container hands the instance to anyone.
+    protocol ParentProtocol: AnyObject, Sendable {
+        var child: (any ChildProtocol)? { get set }
+    }
+
+    protocol ChildProtocol: AnyObject, Sendable {
+        var parent: (any ParentProtocol)? { get set }
+    }
+
+    final class SharedParent: ParentProtocol, @unchecked Sendable {
+        var child: (any ChildProtocol)?
+        init(child: (any ChildProtocol)? = nil) { self.child = child }
+    }
+
+    final class SharedChild: ChildProtocol, @unchecked Sendable {
+        var parent: (any ParentProtocol)?
+    }
+
     /// D, made with no dependencies, links back to B and C through properties.
     private func registerNodeDLinkingBack(in container: Container) {
         container.register(NodeD.self) { _ in NodeD() }
@@ -145,6 +165,126 @@ struct CircularityTests {
         let error = #expect(throws: ResolutionError.self) { try container.resolve(NodeA.self) }
 
         #expect(error?.description == "dependency cycle: NodeA -> NodeB -> NodeC -> NodeA")
+    }
+
+    @Test(arguments: [Scope.singleton, .weak])
+    func sharedParentThroughItsInitializerAndChildThroughAProperty(scope: Scope) throws {
+        let container = Container()
+        container.register(ParentProtocol.self, scope: scope) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }
+        container.register(ChildProtocol.self, scope: scope) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+
+        let parent = try container.resolve(ParentProtocol.self)
+
+        // As in Swinject: the parent's factory ran again for the child's property, and the
+        // scope keeps the instance the child got.
+        #expect(parent.child?.parent === parent)
+        #expect(try container.resolve(ParentProtocol.self) === parent)
+        #expect(try container.resolve(ChildProtocol.self) === parent.child)
+    }
+
+    @Test(arguments: [Scope.singleton, .weak])
+    func sharedParentAndChildThroughTwoProperties(scope: Scope) throws {
+        let container = Container()
+        container.register(ParentProtocol.self, scope: scope) { _ in SharedParent() }
+            .initCompleted { r, parent in parent.child = try r.resolve(ChildProtocol.self) }
+        container.register(ChildProtocol.self, scope: scope) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+
+        let parent = try container.resolve(ParentProtocol.self)
+
+        #expect(parent.child?.parent === parent)
+        #expect(try container.resolve(ChildProtocol.self) === parent.child)
+    }
+
+    @Test
+    func graphParentWithASingletonChildThroughItsInitializerAndAProperty() throws {
+        let container = Container()
+        container.register(ParentProtocol.self) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }
+        container.register(ChildProtocol.self, scope: .singleton) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+
+        let parent = try container.resolve(ParentProtocol.self)
+
+        // The singleton's property gets the graph's parent, the one the resolve returns.
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test
+    func graphParentWithASingletonChildThroughTwoProperties() throws {
+        let container = Container()
+        container.register(ParentProtocol.self) { _ in SharedParent() }
+            .initCompleted { r, parent in parent.child = try r.resolve(ChildProtocol.self) }
+        container.register(ChildProtocol.self, scope: .singleton) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+
+        let parent = try container.resolve(ParentProtocol.self)
+
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test
+    func singletonChildAskingForItsGraphParentInItsFactoryIsACycle() {
+        let container = Container()
+        container.register(ParentProtocol.self) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }
+        container.register(ChildProtocol.self, scope: .singleton) { r in
+            let child = SharedChild()
+            child.parent = try r.resolve(ParentProtocol.self)
+            return child
+        }
+
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(ParentProtocol.self) }
+
+        #expect(error?.description == "dependency cycle: ParentProtocol -> ChildProtocol -> ParentProtocol")
+    }
+
+    @Test
+    func singletonParentWithAGraphChildReadThroughTry() throws {
+        let container = Container()
+        container.register(ParentProtocol.self, scope: .singleton) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }
+        // As many call sites write it: a failure here would leave the property nil, silently.
+        container.register(ChildProtocol.self) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try? r.resolve(ParentProtocol.self) }
+
+        let parent = try container.resolve(ParentProtocol.self)
+
+        #expect(parent.child?.parent === parent)
+    }
+
+    @Test(arguments: [Scope.singleton, .weak])
+    func sharedParentWhoseChildIsMadeAnewEachTimeIsACycleNamingEveryStep(scope: Scope) {
+        let container = Container()
+        container.register(ParentProtocol.self, scope: scope) { r in SharedParent(child: try r.resolve(ChildProtocol.self)) }
+        container.register(ChildProtocol.self, scope: .transient) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self) }
+
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(ParentProtocol.self) }
+
+        // The parent's factory ran again for the first child's property and made a second
+        // child, which asked again: Swinject recurses until it stops the program.
+        #expect(error?.description == """
+            dependency cycle: ParentProtocol -> ChildProtocol -> ParentProtocol -> ChildProtocol -> ParentProtocol
+            """)
+    }
+
+    @Test
+    func singletonTakingAnArgumentIsMadeAgainWithTheArgumentThePropertyPasses() throws {
+        let container = Container()
+        let arguments = Recorder<String>()
+        container.register(ParentProtocol.self, scope: .singleton) { (r, place: String) in
+            arguments.append(place)
+            return SharedParent(child: try r.resolve(ChildProtocol.self))
+        }
+        container.register(ChildProtocol.self) { _ in SharedChild() }
+            .initCompleted { r, child in child.parent = try r.resolve(ParentProtocol.self, argument: "from the child") }
+
+        let parent = try container.resolve(ParentProtocol.self, argument: "home")
+
+        // As Swinject: the factory runs again with the argument of the request that closes the
+        // cycle, and the singleton is the instance that run made.
+        #expect(arguments.values == ["home", "from the child"])
+        #expect(parent.child?.parent === parent)
+        #expect(try container.resolve(ParentProtocol.self, argument: "ignored") === parent)
     }
 
     @Test

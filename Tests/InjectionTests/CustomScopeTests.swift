@@ -55,7 +55,7 @@ struct CustomScopeTests {
     }
 
     @Test
-    func resetObjectScopeEmptiesOnlyThatScopeInThatContainer() throws {
+    func resetObjectScopeEmptiesThatScopeInTheContainerAndItsAncestors() throws {
         let session = Scope(name: "session")
         let parent = Container()
         parent.register(Dependency.self, name: "parent", scope: session) { _ in Dependency() }
@@ -68,8 +68,39 @@ struct CustomScopeTests {
         container.resetObjectScope(session)
         let after = try ["parent", "session", "singleton", "other session"].map { try container.resolve(Dependency.self, name: $0) }
 
-        // The parent's is the parent's; a scope of the same name is another scope.
-        #expect(zip(before, after).map { $0 === $1 } == [true, false, true, true])
+        // As Swinject's: the parent's instances in that scope go too. A scope of the same name
+        // is another scope.
+        #expect(zip(before, after).map { $0 === $1 } == [false, false, true, true])
+    }
+
+    @Test
+    func resettingAScopeFromAChildEmptiesTheParentsInstancesInIt() throws {
+        let session = Scope(name: "session")
+        let app = Container()
+        app.register(Dependency.self, scope: session) { _ in Dependency() }
+        app.register(PriceFetcher.self, scope: .singleton) { _ in StubFetcher(source: "app") }
+        let test = Container(parent: app)
+        let (dependency, fetcher) = (try test.resolve(Dependency.self), try test.resolve(PriceFetcher.self))
+
+        test.resetObjectScope(session)
+        test.resetObjectScope(.singleton)
+
+        // The instances live in the parent's registrations; the child's reset empties them.
+        #expect(try test.resolve(Dependency.self) !== dependency)
+        #expect(try app.resolve(Dependency.self) === test.resolve(Dependency.self))
+        #expect(!isSameInstance(try app.resolve(PriceFetcher.self), fetcher))
+    }
+
+    @Test
+    func resettingTheParentLeavesItsChildrensOwnInstances() throws {
+        let app = Container()
+        let test = Container(parent: app)
+        test.register(Dependency.self, scope: .singleton) { _ in Dependency() }
+        let dependency = try test.resolve(Dependency.self)
+
+        app.resetObjectScope(.singleton)
+
+        #expect(try test.resolve(Dependency.self) === dependency)
     }
 
     @Test

@@ -70,6 +70,40 @@ struct LazyTests {
         #expect(employer.employee.lazyEmployer.instance === employer)
     }
 
+    /// Made by a provider: its lazy customer belongs to the graph that made it.
+    final class Visit {
+        let customer: Customer
+        let lazyCustomer: Lazy<Customer>
+
+        init(customer: Customer, lazyCustomer: Lazy<Customer>) {
+            (self.customer, self.lazyCustomer) = (customer, lazyCustomer)
+        }
+    }
+
+    final class Reception {
+        let visits: Provider<Visit>
+        init(visits: Provider<Visit>) { self.visits = visits }
+    }
+
+    @Test
+    func aLazyMadeThroughAProviderBelongsToThatAccesssGraph() throws {
+        let container = Container()
+        container.register(Customer.self) { _ in Customer() }
+        container.register(Visit.self) { r in
+            Visit(customer: try r.resolve(Customer.self), lazyCustomer: try r.resolve(Lazy<Customer>.self))
+        }
+        container.register(Reception.self) { r in Reception(visits: try r.resolve(Provider<Visit>.self)) }
+        let reception = try container.resolve(Reception.self)
+
+        let (first, second) = (reception.visits.instance, reception.visits.instance)
+
+        // Swinject's `Lazy` restores the graph it was made in, and so does this one; each
+        // provider access is a graph of its own.
+        #expect(first.lazyCustomer.instance === first.customer)
+        #expect(second.lazyCustomer.instance === second.customer)
+        #expect(first.customer !== second.customer)
+    }
+
     @Test
     func transientMakesAnotherForEachLazy() throws {
         let container = employment(customerScope: .transient)

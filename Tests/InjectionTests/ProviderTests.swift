@@ -56,6 +56,50 @@ struct ProviderTests {
         #expect(holder.provider.instance !== holder.provider.instance)
     }
 
+    /// Holds a provider of services that depend on a graph-scope dependency.
+    final class Screen {
+        let dependency: Dependency
+        let services: Provider<Service>
+
+        init(dependency: Dependency, services: Provider<Service>) {
+            (self.dependency, self.services) = (dependency, services)
+        }
+    }
+
+    @Test
+    func aProviderMadeInAFactoryStartsANewGraphOnEachAccessOnceTheResolveReturned() throws {
+        let container = Container()
+        container.register(Dependency.self) { _ in Dependency() }
+        container.register(Service.self) { r in Service(dependency: try r.resolve(Dependency.self)) }
+        container.register(Screen.self) { r in
+            Screen(dependency: try r.resolve(Dependency.self), services: try r.resolve(Provider<Service>.self))
+        }
+
+        let screen = try container.resolve(Screen.self)
+        let (first, second) = (screen.services.instance, screen.services.instance)
+
+        // As in Swinject: each access is a graph of its own, not the screen's finished one.
+        #expect(first !== second)
+        #expect(first.dependency !== second.dependency)
+        #expect(first.dependency !== screen.dependency)
+    }
+
+    @Test
+    func aProviderUsedWhileItsResolveRunsSharesThatGraph() throws {
+        let container = Container()
+        container.register(Dependency.self) { _ in Dependency() }
+        container.register(Service.self) { r in Service(dependency: try r.resolve(Dependency.self)) }
+        container.register(Pair.self) { r in
+            let services = try r.resolve(Provider<Service>.self)
+            return Pair(first: services.instance, second: services.instance)
+        }
+
+        let pair = try container.resolve(Pair.self)
+
+        #expect(pair.first === pair.second)
+        #expect(pair.first.dependency === pair.second.dependency)
+    }
+
     @Test
     func argumentNameAndForwardedType() throws {
         let container = Container()

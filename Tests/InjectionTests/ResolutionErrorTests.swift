@@ -134,6 +134,25 @@ struct ResolutionErrorTests {
         #expect(error?.description == "dependency cycle: NodeC -> NodeA -> NodeB -> NodeA")
     }
 
+    @Test(arguments: [Scope.weak, .singleton, .transient])
+    func cycleThroughAPropertyNamesTheRegistrationBeingCompleted(scope: Scope) {
+        let container = Container()
+        container.register(NodeA.self) { r in _ = try r.resolve(NodeB.self); return NodeA() }
+        // A B made anew for every request (transient), or asked for again by a C that is
+        // itself made anew (shared scopes): the cycle cannot close through C's property.
+        container.register(NodeB.self, scope: scope) { r in _ = try r.resolve(NodeC.self); return NodeB() }
+        container.register(NodeC.self, scope: .transient) { _ in NodeC() }
+            .initCompleted { r, _ in _ = try r.resolve(NodeB.self) }
+
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(NodeA.self) }
+
+        // C's factory has returned, but its `initCompleted` is a step of the path all the same.
+        let expected = scope == .transient
+            ? "dependency cycle: NodeA -> NodeB -> NodeC -> NodeB"
+            : "dependency cycle: NodeA -> NodeB -> NodeC -> NodeB -> NodeC -> NodeB"
+        #expect(error?.description == expected)
+    }
+
     @Test
     func factoryFailureNamesTheRegistrationAndKeepsTheError() throws {
         let container = Container()

@@ -28,9 +28,15 @@ extension Resolution {
         hasCompletions.store(true, ordering: .releasing)
         state.withLock { state in
             state.completions.append(state.clock)
+            state.steps.append(PathStep(clock: state.clock, entry: entry))
             state.clock += 1
         }
-        defer { state.withLock { _ = $0.completions.popLast() } }
+        defer {
+            state.withLock { state in
+                _ = state.completions.popLast()
+                _ = state.steps.popLast()
+            }
+        }
         do {
             try initCompleted(self, instance)
         } catch let error as ResolutionError {
@@ -60,11 +66,12 @@ extension Resolution {
     /// in a few; more means factories that keep making new instances.
     static var rerunLimit: Int { 32 }
 
-    /// As ``rerun(_:owner:at:)``, for the root.
-    func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?) throws -> Service {
+    /// As ``rerun(_:owner:at:)``, for the root; `argument` is the one this request passed.
+    func rerunRoot<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any? = nil) throws -> Service {
         state.withLock { $0.reruns += 1 }
-        defer { state.withLock { $0.reruns -= 1 } }
-        let instance = try run(entry, owner: owner, argument: nil)
+        pushStep(entry)
+        defer { state.withLock { $0.reruns -= 1; _ = $0.steps.popLast() } }
+        let instance = try run(entry, owner: owner, argument: argument)
         let existing = state.withLock { state -> Any? in
             if let made = state.rootInstance {
                 return made.value

@@ -66,7 +66,7 @@ extension Resolution {
     ///
     /// `shared` is the root's instance, `nil` after a failure. (`Any?`, not `Service?`:
     /// generic code would look the metadata of `Service?` up on every resolve.)
-    private static func finish<Service>(
+    static func finish<Service>(
         _ resolution: consuming Resolution, entry: Entry<Service>, origin: Container, shared: @autoclosure () -> Any?
     ) {
         var resolution = resolution
@@ -113,5 +113,14 @@ extension Resolution {
                 state.rootInstance = nil
             }
         }
+    }
+}
+
+extension Resolution {
+    /// What a ``Provider`` made with this resolution resolves through now: the resolution
+    /// while it runs (its graph, and cycle detection), and once it has returned, the container
+    /// it started at, so that each access is a graph of its own, as Swinject's provider.
+    func currentResolver() -> any Resolver {
+        state.withLock { $0.kept?.origin } ?? self
     }
 }

@@ -53,6 +53,11 @@ final class Resolution: Resolver {
         /// When it went in progress, on the resolution's ``State/clock``.
         var startedAt: Int
 
+        /// True while its factory runs.
+        var isInProgress: Bool {
+            if case .inProgress = phase { true } else { false }
+        }
+
         static func releaseEntry(_ id: ObjectIdentifier) {
             Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: id))!).release()
         }
@@ -75,6 +80,8 @@ final class Resolution: Resolver {
         var completions: [Int] = []
         /// Factories run again to close a cycle through a property, running now.
         var reruns = 0
+        /// The `initCompleted`s and reruns running now, for the path a cycle error names.
+        var steps: [PathStep] = []
     }
 
     /// The address of the container where lookups start: the one the top-level resolve was
@@ -158,7 +165,7 @@ final class Resolution: Resolver {
             case .absent:
                 break
             case .inProgress, .rerun:
-                throw cycle(closingWith: entry)
+                return try sharedAgain(entry, argument: argument)
             case .made(let instance):
                 // Being completed (`initCompleted`) further up: the same instance closes the cycle.
                 return instance as! Service
@@ -171,6 +178,10 @@ final class Resolution: Resolver {
         }
         if entry === root, !isRootDone() {
             return try rootAgain(entry, owner: owner)
+        }
+        // Making a shared instance for a graph whose root this is: that graph's.
+        if parent != nil, entry.keepsGraphInstance, let holder = ancestor(rootedAt: entry) {
+            return try instance(of: entry, rootOf: holder)
         }
         // The index of the record to make, or `cycleFound`, or `madeFound(index)`. Plain
         // integers: an enum or optional carrying the `Any` instance out of the lock cost
@@ -240,7 +251,8 @@ final class Resolution: Resolver {
     /// started since asks for it, so the cycle runs through a property. The first instance
     /// made is the graph's; the outer run returns it too.
     func rerun<Service>(_ entry: Entry<Service>, owner: Container?, at index: Int) throws -> Service {
-        defer { state.withLock { $0.reruns -= 1 } }
+        pushStep(entry)
+        defer { state.withLock { $0.reruns -= 1; _ = $0.steps.popLast() } }
         let instance = try run(entry, owner: owner, argument: nil)
         let isFirst = state.withLock { state -> Bool in
             if case .made = state.records[index].phase {
@@ -265,31 +277,5 @@ final class Resolution: Resolver {
             }
             return instance.value
         }
-    }
-
-    /// Whether this resolution is making `entry` right now, or has its instance while the
-    /// instance's `initCompleted` runs.
-    func state(of entry: any ServiceEntry) -> ChainState {
-        if entry === root {
-            return rootState()
-        }
-        let isMaking = state.withLock { state in
-            state.records.contains { record in
-                guard record.id == ObjectIdentifier(entry), case .inProgress = record.phase else { return false }
-                return true
-            }
-        }
-        return isMaking ? .inProgress : .absent
-    }
-
-    /// The registrations this resolution is making, outermost first.
-    func activePath() -> [String] {
-        let inner = state.withLock { state in
-            state.records.compactMap { record -> String? in
-                guard case .inProgress = record.phase else { return nil }
-                return record.entry.pathName
-            }
-        }
-        return [root.pathName] + inner
     }
 }
