@@ -31,13 +31,9 @@ public final class LoopbackHTTPConnection {
 
     /// A TCP socket connected to `127.0.0.1:port`, for clients that manage the descriptor
     /// themselves (the benchmark's load client); the caller closes it.
-    /// - Parameter receiveBuffer: `SO_RCVBUF`, set before connecting (a small one makes a slow reader).
-    public static func connectedSocket(port: UInt16, receiveBuffer: Int32? = nil) throws -> Int32 {
+    public static func connectedSocket(port: UInt16) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ConnectionError("socket: \(String(cString: strerror(errno)))") }
-        if var size = receiveBuffer {
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

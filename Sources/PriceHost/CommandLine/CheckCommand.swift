@@ -36,8 +36,12 @@ struct CheckCommand: LoadsPlugins {
         // ended by a signal (a caller's timeout, Ctrl-C, a closed terminal) kills them, and what
         // they started, first, then exits with 128 + the signal, as a shell reports it.
         let handled = SignalPipe.install([SIGTERM, SIGINT, SIGHUP]) { number in
-            ChildProcess.killAll()
-            _exit(128 + number)
+            // Holding the data channel: with its probes killed, check would otherwise go on to
+            // print its report and exit 3 before this exit.
+            LineOutput.standardOutput.endingProcess {
+                ChildProcess.killAll()
+                _exit(128 + number)
+            }
         }
         guard handled else {
             diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")

@@ -25,6 +25,12 @@ package final class LineOutput: Sendable {
         write(line + "\n")
     }
 
+    /// Runs `body`, which ends the process, once no line is being written, and lets no
+    /// other line be written meanwhile (e.g. a report the process would print as it ends).
+    package func endingProcess(_ body: () -> Never) -> Never {
+        lock.withLock { _ in body() }
+    }
+
     /// Ends the process with `status` once no line is being written, so none is left half-written.
     package func exitBetweenLines(status: Int32) -> Never {
         lock.withLock { _ in Glibc.exit(status) }
