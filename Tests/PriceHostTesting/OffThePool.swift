@@ -8,17 +8,21 @@ import Dispatch
 /// The body stays in the calling task (a task executor preference, not a new thread
 /// of ours), so `#expect` inside it is recorded against the test that called it.
 public func offThePool<T: Sendable>(_ body: @Sendable () throws -> T) async throws -> T {
-    try await withTaskExecutorPreference(SerialQueueExecutor()) {
+    try await withTaskExecutorPreference(SerialQueueExecutor(label: "PriceHostTesting.offThePool")) {
         try body()
     }
 }
 
 /// A task executor on a serial Dispatch queue of its own, whose threads are
-/// Dispatch's, never the cooperative pool's.
-private final class SerialQueueExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "PriceHostTesting.offThePool")
+/// Dispatch's, never the cooperative pool's: tasks on it run however busy the pool is.
+public final class SerialQueueExecutor: TaskExecutor {
+    private let queue: DispatchQueue
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }

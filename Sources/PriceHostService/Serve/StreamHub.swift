@@ -122,8 +122,13 @@ package final class StreamHub: Sendable {
     /// This hub's part of every event id: an id another process gave is never taken for one of ours.
     let epoch: UInt64
 
-    package init(makeEvent: @escaping @Sendable (TopicKey) async -> String) {
+    /// Where the tickers run: by default Swift's global executor.
+    private let tickerExecutor: (any TaskExecutor)?
+
+    /// - Parameter tickerExecutor: where the topics' tickers run; tests give one of their own.
+    package init(tickerExecutor: (any TaskExecutor)? = nil, makeEvent: @escaping @Sendable (TopicKey) async -> String) {
         self.makeEvent = makeEvent
+        self.tickerExecutor = tickerExecutor
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
@@ -148,7 +153,7 @@ package final class StreamHub: Sendable {
                 topic = Topic(id: state.nextID)
                 topic.history = state.retired.removeValue(forKey: key) ?? StreamHistory()
                 let id = state.nextID
-                topic.ticker = Task { [self] in await tick(key, id: id) }
+                topic.ticker = Task(executorPreference: tickerExecutor) { [self] in await tick(key, id: id) }
             }
             topic.subscribers[ObjectIdentifier(subscriber)] = subscriber
             topic.history.expire(before: now)

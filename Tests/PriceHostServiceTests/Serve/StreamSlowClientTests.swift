@@ -38,7 +38,8 @@ struct StreamSlowClientTests {
     @Test func aClientThatStaysBehindIsCutOffWithAFinalErrorAndSlowsNobody() async throws {
         // Ten topics of 4 KB events ten times a second: about 400 KB/s.
         let payload = String(repeating: "x", count: 4000)
-        let hub = StreamHub { topic in "data: {\"asset\":\"\(topic.asset)\",\"filler\":\"\(payload)\"}\n\n" }
+        // The tickers on a queue of their own: the cooperative pool may be busy with other tests.
+        let hub = StreamHub(tickerExecutor: SerialQueueExecutor(label: "StreamSlowClientTests.tickers")) { topic in "data: {\"asset\":\"\(topic.asset)\",\"filler\":\"\(payload)\"}\n\n" }
         defer { hub.stop() }
         let server = try ServeServer(address: try #require(ListenAddress("127.0.0.1:0")), limits: .init(ServeSettings()))
         // Never started: the plan only reads its limits and whether it is stopping.
