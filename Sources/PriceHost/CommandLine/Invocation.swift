@@ -26,11 +26,6 @@ enum Invocation: Sendable {
         return command.pluginOptions?.configPath
     }
 
-    /// A number of seconds with up to three decimals, in milliseconds (``Durations/milliseconds(_:)``).
-    static func milliseconds(_ text: String) -> Int? {
-        Durations.milliseconds(text)
-    }
-
     /// Every option some command takes; the parser knows them before it knows the command.
     static let knownOptions: [String: OptionSpec] = {
         var known: [String: OptionSpec] = [:]

@@ -1,4 +1,5 @@
 import ConcurrencyHelpers
+import PriceHostCore
 
 /// What a ``WebSocketConnection`` and its thread share: the protocol state, the
 /// frames queued for writing, and how the connection ended. Everything is behind

@@ -1,4 +1,5 @@
 import Glibc
+import PriceHostCore
 
 /// The thread of one ``WebSocketConnection``: opens it, does the upgrade, then
 /// reads, writes and keeps time until it ends. The ``CurlStream`` (and so the

@@ -19,13 +19,7 @@ enum Socket {
 
     /// Waits until `descriptors` can be read or `milliseconds` pass; the readable ones (empty on timeout).
     static func waitReadable(_ descriptors: [Int32], milliseconds: Int) -> [Int32] {
-        var polls = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        while true {
-            let ready = poll(&polls, nfds_t(polls.count), Int32(clamping: max(0, milliseconds)))
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { return [] }
-            return polls.filter { $0.revents != 0 }.map(\.fd)
-        }
+        wait(readable: descriptors, writable: nil, milliseconds: milliseconds).readable
     }
 
     /// Waits until `readable` can be read, `writable` written, or `milliseconds` pass: the readable

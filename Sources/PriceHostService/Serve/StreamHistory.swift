@@ -10,9 +10,6 @@ struct StreamHistory: Sendable {
     /// Where the oldest entry is, once the buffer is full.
     private var start = 0
 
-    /// The newest event.
-    var latest: String? { newest?.event }
-
     /// The newest event, with its number.
     var newest: (sequence: UInt64, event: String)? {
         guard !entries.isEmpty else { return nil }
@@ -30,12 +27,7 @@ struct StreamHistory: Sendable {
         }
     }
 
-    /// The events numbered after `sequence`, oldest first.
-    func events(after sequence: UInt64) -> [String] {
-        entries(after: sequence).map(\.event)
-    }
-
-    /// The same, with their numbers.
+    /// The events numbered after `sequence`, oldest first, with their numbers.
     func entries(after sequence: UInt64) -> [(sequence: UInt64, event: String)] {
         ordered.filter { $0.sequence > sequence }.map { ($0.sequence, $0.event) }
     }

@@ -1,5 +1,6 @@
 import ConcurrencyHelpers
 import Glibc
+import PriceHostCore
 
 /// The SSE topics: one per asset, currency, providers and interval. A topic has
 /// one ticker that fetches once per tick and hands the event to every subscriber,
@@ -25,9 +26,10 @@ package final class StreamHub: Sendable {
     /// events it keeps only the latest event of each of its topics (its pairs), and
     /// ``laggingSince`` says since when; its connection ends it after ``maxLag``.
     final class Subscriber: Sendable {
+        /// Wakes its thread when events are waiting.
+        private let wake: WakePipe
         /// Readable when events are waiting.
-        let wakeDescriptor: Int32
-        private let signalDescriptor: Int32
+        var wakeDescriptor: Int32 { wake.readEnd }
         private let inbox = Lock(Inbox())
         /// Events queued in full before the inbox keeps only the latest per topic.
         static let maxQueued = 256
@@ -46,19 +48,8 @@ package final class StreamHub: Sendable {
 
         /// `nil` when no pipe can be made (out of descriptors).
         init?() {
-            var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else { return nil }
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            }
-            wakeDescriptor = ends[0]
-            signalDescriptor = ends[1]
-        }
-
-        deinit {
-            close(wakeDescriptor)
-            close(signalDescriptor)
+            guard let wake = WakePipe() else { return nil }
+            self.wake = wake
         }
 
         func deliver(_ event: String, sequence: UInt64, topic: TopicKey) {
@@ -72,16 +63,14 @@ package final class StreamHub: Sendable {
                 }
             }
             // A full pipe already says "events are waiting".
-            var one: UInt8 = 1
-            _ = write(signalDescriptor, &one, 1)
+            wake.wake()
         }
 
         /// The queued events, oldest first: those queued in full, then, if the inbox went
         /// past its bound, the latest of each topic. A take that finds the inbox within its
         /// bound means the client caught up, and ends its lag.
         func take() -> [String] {
-            var drained = [UInt8](repeating: 0, count: 256)
-            while read(wakeDescriptor, &drained, drained.count) > 0 {}
+            wake.drain()
             return inbox.withLock { inbox in
                 let taken = inbox.events + inbox.latest.values.sorted { $0.sequence < $1.sequence }.map(\.event)
                 if !inbox.overflowed { inbox.laggingSince = nil }

@@ -8,19 +8,19 @@ struct StreamHistoryTests {
     @Test func eventsAfterAnIDComeOldestFirst() {
         var history = StreamHistory()
         for sequence in UInt64(1)...5 { history.append("e\(sequence)", sequence: sequence, at: start) }
-        #expect(history.events(after: 2) == ["e3", "e4", "e5"])
-        #expect(history.events(after: 5) == [])
-        #expect(history.latest == "e5")
+        #expect(history.entries(after: 2).map(\.event) == ["e3", "e4", "e5"])
+        #expect(history.entries(after: 5).map(\.event) == [])
+        #expect(history.newest?.event == "e5")
     }
 
     @Test func pastItsCapacityTheOldestGo() {
         var history = StreamHistory()
         let total = UInt64(StreamHistory.capacity + 10)
         for sequence in UInt64(1)...total { history.append("e\(sequence)", sequence: sequence, at: start) }
-        let kept = history.events(after: 0)
+        let kept = history.entries(after: 0).map(\.event)
         #expect(kept.count == StreamHistory.capacity)
         #expect(kept.first == "e11" && kept.last == "e\(total)")
-        #expect(history.latest == "e\(total)")
+        #expect(history.newest?.event == "e\(total)")
     }
 
     @Test func eventsOlderThanTheRetentionExpire() {
@@ -28,7 +28,7 @@ struct StreamHistoryTests {
         history.append("old", sequence: 1, at: start)
         history.append("new", sequence: 2, at: start + .seconds(30))
         history.expire(before: start + StreamHistory.retention + .seconds(1))
-        #expect(history.events(after: 0) == ["new"])
+        #expect(history.entries(after: 0).map(\.event) == ["new"])
         #expect(!history.isExpired(at: start + .seconds(89)))
         #expect(history.isExpired(at: start + .seconds(90)))
         #expect(StreamHistory().isExpired(at: start))

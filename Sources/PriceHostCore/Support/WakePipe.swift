@@ -7,13 +7,13 @@ import Glibc
 /// The ends are closed when the pipe is released, not before: a thread that wakes
 /// a connection that has just ended must not write into a descriptor number that
 /// something else has been given since.
-final class WakePipe: Sendable {
+package final class WakePipe: Sendable {
     /// Poll this for `POLLIN`.
-    let readEnd: Int32
+    package let readEnd: Int32
     private let writeEnd: Int32
 
     /// A new pipe; `nil` when the process is out of descriptors.
-    init?() {
+    package init?() {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return nil }
         // Set after pipe() rather than with pipe2, which Glibc's module does not export: a child
@@ -32,13 +32,13 @@ final class WakePipe: Sendable {
     }
 
     /// Wakes the thread polling ``readEnd``.
-    func wake() {
+    package func wake() {
         var byte: UInt8 = 1
         _ = Glibc.write(writeEnd, &byte, 1)
     }
 
     /// Empties the pipe, so that the next `poll` sleeps until the next ``wake()``.
-    func drain() {
+    package func drain() {
         var bytes = [UInt8](repeating: 0, count: 64)
         // Bounded: wakes are single bytes, and 64 KiB is more than a pipe holds.
         for _ in 0..<1_024 where Glibc.read(readEnd, &bytes, bytes.count) > 0 {}
