@@ -1,6 +1,7 @@
 import ConcurrencyHelpers
-@testable import PriceHostService
+import Glibc
 @testable import PriceHostCore
+@testable import PriceHostService
 import PriceHostTesting
 import Testing
 
@@ -34,6 +35,11 @@ struct RedisClientTests {
         let client = Self.client(port: redis.port, metrics: metrics)
         defer { client.shutdown() }
         let replies = try await withThrowingTaskGroup(of: RESPValue.self) { group in
+            // One call holds the connection for a second first (BLPOP on an empty list), so the calls
+            // made meanwhile queue up together however the machine schedules their tasks: in a loaded
+            // run they could otherwise each find the connection idle and go alone.
+            group.addTask { try await client.perform(.command(["BLPOP", "pricehost-test-empty", "1"])) }
+            for _ in 0..<250 where try redis.cli(["INFO", "clients"]).contains("blocked_clients:0") { usleep(20_000) }
             for _ in 0..<200 { group.addTask { try await client.perform(.command(["INCR", "n"])) } }
             var replies: [RESPValue] = []
             for try await reply in group { replies.append(reply) }
