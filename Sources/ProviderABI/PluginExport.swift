@@ -27,16 +27,20 @@ public enum PluginExport {
         let context = PluginContext(settings: JSONCursor(settings, path: "providers.\(Plugin.name)"),
                                     configDirectory: services.configDirectory, host: services)
         let registrations: [FetcherRegistration]
+        let feed: StreamFeed?
         do {
             registrations = try Plugin.makeFetchers(context: context)
+            feed = try Plugin.makeStream(context: context)
         } catch {
             services.log(.error, "\(error)")
             return nil
         }
-        return UnsafeRawPointer(makeDescriptor(name: Plugin.name, version: Plugin.version, registrations: registrations))
+        return UnsafeRawPointer(makeDescriptor(name: Plugin.name, version: Plugin.version, registrations: registrations,
+                                               stream: feed.map(CStreamBridge.makeStream)))
     }
 
-    private static func makeDescriptor(name: String, version: String, registrations: [FetcherRegistration]) -> UnsafePointer<ph_plugin_descriptor> {
+    private static func makeDescriptor(name: String, version: String, registrations: [FetcherRegistration],
+                                       stream: UnsafePointer<ph_stream>?) -> UnsafePointer<ph_plugin_descriptor> {
         // Allocated once and never freed: the host never unloads a plugin.
         let fetchers = UnsafeMutablePointer<ph_fetcher>.allocate(capacity: max(registrations.count, 1))
         for (offset, registration) in registrations.enumerated() {
@@ -57,7 +61,8 @@ public enum PluginExport {
             name: UnsafePointer(strdup(name)),
             version: UnsafePointer(strdup(version)),
             fetchers: UnsafePointer(fetchers),
-            fetcher_count: registrations.count))
+            fetcher_count: registrations.count,
+            stream: stream))
         return UnsafePointer(descriptor)
     }
 }

@@ -28,6 +28,17 @@ public protocol ProviderPlugin {
     ///   ``ProviderError`` with ``ProviderError/Code/invalidSettings``); the
     ///   host then reports the plugin as failed with that line.
     static func makeFetchers(context: PluginContext) throws -> [FetcherRegistration]
+    /// Describes the venue's WebSocket feed (ABI 1.3), once, when the host loads the
+    /// plugin; `nil` (the default) when it has none. The host streams a provider only
+    /// when it also has a general fetcher, which it polls while the feed is stale.
+    ///
+    /// - Throws: as ``makeFetchers(context:)``.
+    static func makeStream(context: PluginContext) throws -> StreamFeed?
+}
+
+extension ProviderPlugin {
+    /// No feed.
+    public static func makeStream(context: PluginContext) throws -> StreamFeed? { nil }
 }
 
 /// One fetcher a Swift plugin offers.

@@ -50,8 +50,9 @@ extern "C" {
  *   1.1  host HTTP service: ph_host_services.http_get
  *   1.2  JSON and amount services: ph_host_services.json_get and
  *        check_amount; ph_http_request.retry_answer
+ *   1.3  streams: ph_plugin_descriptor.stream describes a WebSocket feed
  */
-#define PRICEHOST_ABI_MINOR 2
+#define PRICEHOST_ABI_MINOR 3
 /** The name of the function every plugin exports. */
 #define PRICEHOST_PLUGIN_ENTRY_SYMBOL "pricehost_plugin_entry_v1"
 
@@ -317,7 +318,8 @@ typedef struct ph_host_services {
      * maxAttempts, maxResponseBytes, retryBaseDelayMilliseconds,
      * maxRetryAfterSeconds, maxConcurrentRequests, maxAgeSeconds, staleQuotes,
      * cacheSeconds, requestsPerSecond, burst, followRedirects,
-     * caFile) removed; "{}" when there
+     * caFile, stream, streamURL, staleAfterSeconds, fallbackIntervalSeconds,
+     * maxMessageBytes, streamLifetimeSeconds) removed; "{}" when there
      * are none. Owned by the host; valid for the life of the process. Never NULL.
      */
     const char *(*settings_json)(void *host_context, const char *provider);
@@ -394,6 +396,136 @@ typedef struct ph_host_services {
     ph_check_amount_function check_amount;
 } ph_host_services;
 
+
+/* ---- 1.3: streams ---------------------------------------------------------
+ *
+ * A plugin may describe its venue's WebSocket feed: where it is, what to send
+ * to subscribe to a set of pairs, and how to read one text message. The host
+ * does everything else: it connects (ws:// or wss://, through libcurl, with the
+ * provider's caFile), answers the server's pings, reconnects with backoff,
+ * notices silence and falls back to the plugin's REST fetcher, keeps each
+ * pair's quotes in order, and fans them out. A plugin never sees a socket.
+ *
+ * Threading: the host calls `subscribe`, `unsubscribe`, `connection_url` and
+ * `read` from its connections' threads, concurrently for different
+ * connections, never concurrently for one connection. They must not block.
+ */
+
+/**
+ * Queues one text message for the connection (1.3). `text` is copied before
+ * the call returns. Only valid during the call it was passed to.
+ */
+typedef void (*ph_stream_send_function)(void *send_context, const char *text);
+
+/**
+ * What the host gives `read` to report what one message meant (1.3). Built by
+ * the host; valid only during the `read` call. Call any of the functions any
+ * number of times, or none (a message that means nothing to the host, such as
+ * a subscription's acknowledgement: it still counts as a sign of life).
+ */
+typedef struct ph_stream_sink {
+    /** sizeof(ph_stream_sink) as the host compiled it. */
+    uint32_t struct_size;
+    /** Opaque; pass it back as the first argument of every function below. */
+    void *sink_context;
+    /** The pairs this connection subscribed to: `pair_count` pointers. */
+    const ph_fetch_request *const *pairs;
+    /** Number of entries in `pairs`. */
+    size_t pair_count;
+    /**
+     * A price for one pair, checked as a fetch's quote is (the amount's
+     * rule; the pair must be one of `pairs`). `timestamp_ms` is the venue's
+     * time of the price; 0 = unknown, the host uses the time it received
+     * the message. A quote older than the last one the host emitted for its
+     * pair is dropped, never emitted out of order.
+     */
+    void (*quote)(void *sink_context, const ph_quote *quote);
+    /** The venue's heartbeat: nothing to emit, but the feed is alive. */
+    void (*heartbeat)(void *sink_context);
+    /**
+     * The message's sequence number in `scope` (any text; "" for the
+     * connection as a whole, a pair's symbol for a per-pair sequence). Call
+     * it before the message's quotes. More than one past the last number in
+     * that scope on this connection is a gap: counted and logged, and the
+     * quotes still flow. Not past the last one is a repeat or out of order:
+     * the host drops the message's quotes.
+     */
+    void (*sequence)(void *sink_context, const char *scope, int64_t sequence);
+    /**
+     * The venue reports an error, such as a refused subscription: the host
+     * logs `message` as a warning naming the provider, closes the connection
+     * and reconnects after backoff.
+     */
+    void (*error)(void *sink_context, const char *message);
+    /**
+     * The venue asks the client to reconnect (such as Bitstamp's
+     * "bts:request_reconnect"): the host opens a new connection, then closes
+     * this one.
+     */
+    void (*reconnect)(void *sink_context, const char *reason);
+    /** Sends a text reply on this connection, such as an application-level pong. */
+    void (*send)(void *sink_context, const char *text);
+} ph_stream_sink;
+
+/**
+ * A venue's feed (1.3). Owned by the plugin; it and everything it points to
+ * must stay valid for the life of the process.
+ */
+typedef struct ph_stream {
+    /** sizeof(ph_stream) as the plugin compiled it. */
+    uint32_t struct_size;
+    /**
+     * The feed's ws:// or wss:// URL, e.g. "wss://ws.kraken.com/v2". The
+     * provider's `streamURL` setting in plugins.json replaces it.
+     */
+    const char *url;
+    /** Passed back unchanged as the first argument of every function below; may be NULL. */
+    void *context;
+    /** The most pairs one connection may carry; 0 = no limit. More pairs open more connections. */
+    uint32_t max_pairs_per_connection;
+    /**
+     * The least time between two connection attempts to the venue, in
+     * milliseconds, as its documented limits require; 0 = the host's
+     * backoff alone (0.5 s, doubling to 30 s, jittered).
+     */
+    uint32_t min_connect_interval_ms;
+    /**
+     * The longest the venue keeps a connection open, in milliseconds (such
+     * as Binance's 24 hours); 0 = no limit. Before it ends, the host opens a
+     * new connection, waits for its first quote or heartbeat, then closes
+     * the old one, so no update is lost.
+     */
+    uint64_t max_connection_ms;
+    /** A text message to send every `ping_interval_ms` (an application-level ping); NULL = none. */
+    const char *ping_message;
+    /** See `ping_message`; ignored when it is NULL. */
+    uint32_t ping_interval_ms;
+    /**
+     * Optional; NULL = every connection uses the URL. Writes into `buffer`
+     * (`buffer_size` bytes, NUL-terminated) the URL of a connection for
+     * `pairs`, from `base_url` (the URL above, or the `streamURL` setting),
+     * for venues that name the pairs in the URL. Returns 0, or non-zero when
+     * it cannot (the host logs it and does not connect).
+     */
+    int (*connection_url)(void *context, const char *base_url, const ph_fetch_request *const *pairs, size_t pair_count,
+                          char *buffer, size_t buffer_size);
+    /**
+     * Sends, through `send`, the messages that subscribe a new connection to
+     * `pairs` (any number, none for a venue whose URL subscribes). Must not
+     * be NULL.
+     */
+    void (*subscribe)(void *context, const ph_fetch_request *const *pairs, size_t pair_count,
+                      ph_stream_send_function send, void *send_context);
+    /** Optional; the messages that end the subscription to `pairs` on a connection the host keeps open. */
+    void (*unsubscribe)(void *context, const ph_fetch_request *const *pairs, size_t pair_count,
+                        ph_stream_send_function send, void *send_context);
+    /**
+     * Reads one text message (`length` bytes of valid UTF-8, also
+     * NUL-terminated) and reports what it meant through `sink`. Must not be NULL.
+     */
+    void (*read)(void *context, const char *text, size_t length, const ph_stream_sink *sink);
+} ph_stream;
+
 /**
  * What the entry function returns. Owned by the plugin; it and everything it
  * points to must stay valid for the life of the process.
@@ -417,6 +549,14 @@ typedef struct ph_plugin_descriptor {
     const ph_fetcher *fetchers;
     /** Number of entries in `fetchers`: 0 to 10000 (with those registered, at least one in all). */
     size_t fetcher_count;
+
+    /* ---- 1.3: a 1.2 host reads only the fields above ---- */
+
+    /**
+     * The venue's feed, or NULL when the provider has none. The host streams
+     * only a provider that also has a general fetcher: its REST fallback.
+     */
+    const ph_stream *stream;
 } ph_plugin_descriptor;
 
 /**

@@ -22,6 +22,8 @@ enum DescriptorReader {
     static let maximumFetchers = 10_000
     /// Larger sizes are garbage, not a future minor version: stepping by them would read far past the plugin's data.
     static let maximumStructSize = 4096
+    /// Where 1.3's `stream` field ends: a smaller descriptor has none.
+    static let streamFieldEnd = (MemoryLayout<ph_plugin_descriptor>.offset(of: \ph_plugin_descriptor.stream) ?? 0) + MemoryLayout<UnsafeRawPointer>.size
 
     package static func read(_ raw: UnsafePointer<ph_plugin_descriptor>, registered: [UnsafePointer<ph_fetcher>], path: String,
                      fetchTimeout: @Sendable (_ provider: String) -> Duration = { _ in ProviderPolicy().fetchDeadline },
@@ -109,7 +111,16 @@ enum DescriptorReader {
             fetchers.append(PluginFetcher(provider: name, asset: asset, fetcher: adapter))
         }
         fetchers.sort { ($0.asset ?? "") < ($1.asset ?? "") }
-        return .success(LoadedPlugin(path: path, name: name, version: version, abiVersion: "\(major).\(minor)", fetchers: fetchers))
+        var stream: PluginStream?
+        // 1.3's `stream` is read only when the plugin's descriptor is large enough to have it.
+        if descriptorSize >= streamFieldEnd, let pointer = descriptor.stream {
+            switch PluginStream.read(pointer, provider: name) {
+            case .success(let read): stream = read
+            case .failure(let problem): return .failure(problem)
+            }
+        }
+        return .success(LoadedPlugin(path: path, name: name, version: version, abiVersion: "\(major).\(minor)", fetchers: fetchers,
+                                     stream: stream))
     }
 
     private static func hex(_ value: UInt32) -> String {

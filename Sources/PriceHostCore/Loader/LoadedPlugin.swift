@@ -14,6 +14,8 @@ package struct LoadedPlugin: Sendable {
     package var fetchers: [PluginFetcher]
     /// The file's SHA-256, when it was pinned or hashes were asked for.
     package var sha256: String?
+    /// The venue's feed (ABI 1.3), when the plugin describes one.
+    package var stream: PluginStream?
 
     /// The container name of each fetcher: `provider` or `provider/ASSET`.
     package var fetcherNames: [String] { fetchers.map(\.registrationName) }

@@ -30,6 +30,8 @@ package struct ProviderPolicy: Sendable, Equatable {
     package var caFile: String?
     /// `cacheSeconds`: a quote is reused for this long within one process, e.g. across `watch` ticks (0 to 86400; default 0, no cache).
     package var cacheSeconds = 0
+    /// The feed's keys (``StreamPolicy``).
+    package var stream = StreamPolicy()
 
     /// The longest a fetch through this policy's HTTP can take: every attempt
     /// timing out, with the longest wait allowed between attempts.
@@ -50,7 +52,7 @@ package struct ProviderPolicy: Sendable, Equatable {
     /// The keys the host reads and removes from a provider's settings.
     package static let keys = ["timeoutSeconds", "maxAttempts", "maxResponseBytes", "retryBaseDelayMilliseconds",
                               "maxRetryAfterSeconds", "maxConcurrentRequests", "maxAgeSeconds", "staleQuotes", "cacheSeconds",
-                              "requestsPerSecond", "burst", "followRedirects", "caFile"]
+                              "requestsPerSecond", "burst", "followRedirects", "caFile"] + StreamPolicy.keys
 
     /// The defaults.
     package init() {}
@@ -58,6 +60,7 @@ package struct ProviderPolicy: Sendable, Equatable {
     /// Reads the host's keys from a provider's settings object.
     /// - Throws: ``JSONShapeError`` naming the key when a value is not a whole number in range.
     package init(settings: JSONCursor) throws(JSONShapeError) {
+        stream = try StreamPolicy(settings: settings)
         if let value = try settings.optionalMember("timeoutSeconds") { timeout = .seconds(try value.integer(in: 1...300)) }
         if let value = try settings.optionalMember("maxAttempts") { maxAttempts = try value.integer(in: 1...10) }
         if let value = try settings.optionalMember("maxResponseBytes") { maxResponseBytes = try value.integer(in: 1024...(64 << 20)) }
