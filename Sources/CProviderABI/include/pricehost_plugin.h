@@ -484,11 +484,15 @@ typedef struct ph_stream {
     /** The most pairs one connection may carry; 0 = no limit. More pairs open more connections. */
     uint32_t max_pairs_per_connection;
     /**
-     * The least time between two connection attempts to the venue, in
-     * milliseconds, as its documented limits require; 0 = the host's
-     * backoff alone (0.5 s, doubling to 30 s, jittered).
+     * The venue's limit on connection attempts: at most `max_connects`
+     * attempts in any `connect_window_ms` milliseconds, from this process
+     * (e.g. Kraken's 150 in 10 minutes: give a margin, 100 and 600000).
+     * 0 = no limit beyond the host's backoff (0.5 s, doubling to 30 s,
+     * jittered). The host waits rather than exceed it.
      */
-    uint32_t min_connect_interval_ms;
+    uint32_t max_connects;
+    /** See `max_connects`. */
+    uint32_t connect_window_ms;
     /**
      * The longest the venue keeps a connection open, in milliseconds (such
      * as Binance's 24 hours); 0 = no limit. Before it ends, the host opens a

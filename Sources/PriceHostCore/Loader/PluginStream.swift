@@ -15,8 +15,8 @@ package struct PluginStream: @unchecked Sendable {
     package let url: String
     /// The most pairs per connection; `nil`: no limit.
     package let maxPairsPerConnection: Int?
-    /// The least time between connection attempts the venue allows; `nil`: none beyond the backoff.
-    package let minimumConnectInterval: Duration?
+    /// The venue's limit on connection attempts: so many per window; `nil`: none beyond the backoff.
+    package let connectLimit: (attempts: Int, window: Duration)?
     /// The longest the venue keeps a connection; `nil`: no limit.
     package let maximumConnectionLifetime: Duration?
     /// An application-level ping: its text and interval.
@@ -49,17 +49,18 @@ package struct PluginStream: @unchecked Sendable {
         return .success(PluginStream(
             provider: provider, url: url,
             maxPairsPerConnection: stream.max_pairs_per_connection > 0 ? Int(stream.max_pairs_per_connection) : nil,
-            minimumConnectInterval: stream.min_connect_interval_ms > 0 ? .milliseconds(Int64(stream.min_connect_interval_ms)) : nil,
+            connectLimit: stream.max_connects > 0 && stream.connect_window_ms > 0
+                ? (Int(stream.max_connects), .milliseconds(Int64(stream.connect_window_ms))) : nil,
             maximumConnectionLifetime: stream.max_connection_ms > 0 ? .milliseconds(Int64(clamping: stream.max_connection_ms)) : nil,
             ping: ping, stream: stream))
     }
 
-    private init(provider: String, url: String, maxPairsPerConnection: Int?, minimumConnectInterval: Duration?,
+    private init(provider: String, url: String, maxPairsPerConnection: Int?, connectLimit: (attempts: Int, window: Duration)?,
                  maximumConnectionLifetime: Duration?, ping: (message: String, interval: Duration)?, stream: ph_stream) {
         self.provider = provider
         self.url = url
         self.maxPairsPerConnection = maxPairsPerConnection
-        self.minimumConnectInterval = minimumConnectInterval
+        self.connectLimit = connectLimit
         self.maximumConnectionLifetime = maximumConnectionLifetime
         self.ping = ping
         self.stream = stream

@@ -9,8 +9,8 @@ public struct StreamFeed: Sendable {
     public var url: String
     /// The most pairs one connection may carry (`nil`: no limit); more pairs open more connections.
     public var maxPairsPerConnection: Int?
-    /// The least time between two connection attempts, as the venue's limits require (`nil`: the host's backoff alone).
-    public var minimumConnectInterval: Duration?
+    /// The venue's limit on connection attempts (`nil`: the host's backoff alone); the host waits rather than exceed it.
+    public var connectLimit: StreamConnectLimit?
     /// The longest the venue keeps a connection open (`nil`: no limit). Before it ends, the
     /// host opens the next connection and closes the old one once the new one is live.
     public var maximumConnectionLifetime: Duration?
@@ -21,13 +21,27 @@ public struct StreamFeed: Sendable {
 
     /// Creates a feed description.
     public init(url: String, reader: any StreamReader, maxPairsPerConnection: Int? = nil,
-                minimumConnectInterval: Duration? = nil, maximumConnectionLifetime: Duration? = nil, ping: StreamPing? = nil) {
+                connectLimit: StreamConnectLimit? = nil, maximumConnectionLifetime: Duration? = nil, ping: StreamPing? = nil) {
         self.url = url
         self.reader = reader
         self.maxPairsPerConnection = maxPairsPerConnection
-        self.minimumConnectInterval = minimumConnectInterval
+        self.connectLimit = connectLimit
         self.maximumConnectionLifetime = maximumConnectionLifetime
         self.ping = ping
+    }
+}
+
+/// At most `attempts` connection attempts in any `window`, e.g. Kraken's 150 in 10 minutes (give a margin).
+public struct StreamConnectLimit: Sendable {
+    /// Attempts allowed in one window.
+    public var attempts: Int
+    /// The window.
+    public var window: Duration
+
+    /// Creates a limit.
+    public init(attempts: Int, per window: Duration) {
+        self.attempts = attempts
+        self.window = window
     }
 }
 
