@@ -14,3 +14,21 @@ package enum Durations {
         return seconds * 1000 + fraction
     }
 }
+
+extension Durations {
+    /// `duration` in seconds for a message, to the millisecond: `0.5`, `2`, `30`.
+    package static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let whole = milliseconds / 1000, fraction = milliseconds % 1000
+        guard fraction != 0 else { return String(whole) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole).\(digits)"
+    }
+
+    /// `duration` in seconds as a binary float, for metrics and arithmetic on times, never for money.
+    package static func secondsValue(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,62 @@
+import PriceHostCore
+
+/// A feed's state, as `pricehost_stream_state{provider}` shows it.
+package enum FeedState: Sendable {
+    /// Connecting, or waiting to reconnect, and not yet silent for `staleAfterSeconds`: 0.
+    case connecting
+    /// A connection is up and messages flow: 1.
+    case live
+    /// No message for `staleAfterSeconds`: REST polls in its place: 2.
+    case stale
+
+    /// The gauge's value.
+    package var gauge: Int {
+        switch self {
+        case .connecting: 0
+        case .live: 1
+        case .stale: 2
+        }
+    }
+}
+
+/// What one provider's feed counts.
+struct FeedCounters: Sendable {
+    /// The upper bounds of the quote-age histogram, in seconds: from the venue's time of a price to its receipt.
+    static let ageBuckets: [Double] = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
+
+    var messages = 0
+    var reconnects = 0
+    var gaps = 0
+    var ageCounts = [Int](repeating: 0, count: FeedCounters.ageBuckets.count)
+    var ageSum = 0.0
+    var ageCount = 0
+
+    mutating func recordAge(seconds: Double) {
+        let age = max(0, seconds)
+        if let index = Self.ageBuckets.firstIndex(where: { age <= $0 }) { ageCounts[index] += 1 }
+        ageSum += age
+        ageCount += 1
+    }
+
+    /// The families of every provider's feed, in Prometheus text.
+    static func exposition(_ feeds: [(provider: String, state: FeedState, counters: FeedCounters)]) -> String {
+        guard !feeds.isEmpty else { return "" }
+        var writer = PrometheusWriter()
+        writer.family("pricehost_stream_state", "gauge", "Each feed's state: 0 connecting or reconnecting, 1 live, 2 stale (REST polls in its place).")
+        for feed in feeds { writer.sample("pricehost_stream_state", [("provider", feed.provider)], String(feed.state.gauge)) }
+        for (name, help, value) in [
+            ("pricehost_stream_messages_total", "Messages received from the feed, heartbeats included.", \FeedCounters.messages),
+            ("pricehost_stream_reconnects_total", "Connections to the feed opened after the first.", \FeedCounters.reconnects),
+            ("pricehost_stream_gaps_total", "Jumps in the venue's sequence numbers: messages the venue sent that never arrived.", \FeedCounters.gaps),
+        ] {
+            writer.family(name, "counter", help)
+            for feed in feeds { writer.sample(name, [("provider", feed.provider)], String(feed.counters[keyPath: value])) }
+        }
+        writer.family("pricehost_stream_quote_age_seconds", "histogram", "From the venue's time of a streamed price to its receipt.")
+        for feed in feeds {
+            writer.histogram("pricehost_stream_quote_age_seconds", [("provider", feed.provider)], bounds: ageBuckets,
+                             counts: feed.counters.ageCounts, sum: feed.counters.ageSum, count: feed.counters.ageCount)
+        }
+        return writer.text
+    }
+}

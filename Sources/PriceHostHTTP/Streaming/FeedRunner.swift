@@ -1,0 +1,157 @@
+import ConcurrencyHelpers
+import FoundationEssentials
+import PriceHostCore
+import ProviderABI
+
+/// One provider's feed: its connections (``FeedGroup``, one per chunk of pairs the venue
+/// allows on a connection), the listeners of each pair, and the rules every quote passes
+/// before it reaches them: its pair is the connection's, its amount is a decimal, and it
+/// is never older than the last one emitted for its pair.
+final class FeedRunner: Sendable {
+    let provider: String
+    let stream: PluginStream
+    let policy: ProviderPolicy
+    /// The provider's general fetcher: REST, polled while the feed is stale.
+    let rest: any PriceFetcher
+    let diagnostics: Diagnostics
+    let pacer: FeedPacer
+    let options: WebSocketOptions
+    /// The URL: `streamURL`, or the plugin's.
+    let baseURL: String
+
+    private struct Emitted {
+        var timestampMilliseconds: Int64
+        var amount: Decimal
+    }
+
+    private struct State {
+        var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
+        var nextListener = 0
+        var emitted: [QuoteRequest: Emitted] = [:]
+        var groups: [FeedGroup] = []
+        var counters = FeedCounters()
+        var stopped = false
+        /// When a quote the plugin gave was last refused, so a bad feed warns once per interval, not per message.
+        var lastRefusalWarning: ContinuousClock.Instant?
+    }
+
+    private let state = Lock(State())
+
+    init(provider: String, stream: PluginStream, policy: ProviderPolicy, rest: any PriceFetcher, diagnostics: Diagnostics,
+         libraryName: String) {
+        self.provider = provider
+        self.stream = stream
+        self.policy = policy
+        self.rest = rest
+        self.diagnostics = diagnostics
+        pacer = FeedPacer(limit: stream.connectLimit)
+        options = WebSocketOptions(caFile: policy.caFile, connectTimeout: policy.timeout, handshakeTimeout: policy.timeout,
+                                   maxMessageBytes: policy.stream.maxMessageBytes, libraryName: libraryName)
+        baseURL = policy.stream.url ?? stream.url
+    }
+
+    /// Delivers `pair`'s updates to `handler` until the returned cancel is called; the first
+    /// listener of a pair subscribes the feed to it.
+    func listen(to pair: QuoteRequest, handler: @escaping @Sendable (StreamUpdate) -> Void) -> @Sendable () -> Void {
+        let (id, isNew) = state.withLock { state in
+            state.nextListener += 1
+            let isNew = state.listeners[pair] == nil
+            state.listeners[pair, default: [:]][state.nextListener] = handler
+            return (state.nextListener, isNew)
+        }
+        if isNew { place(pair) }
+        return { [self] in
+            state.withLock { state in
+                state.listeners[pair]?[id] = nil
+                if state.listeners[pair]?.isEmpty == true { state.listeners[pair] = nil }
+            }
+        }
+    }
+
+    /// Puts a new pair on a connection with room for it, or on a new one.
+    private func place(_ pair: QuoteRequest) {
+        let capacity = stream.maxPairsPerConnection ?? Int.max
+        let (group, isNew): (FeedGroup?, Bool) = state.withLock { state in
+            guard !state.stopped else { return (nil, false) }
+            if let open = state.groups.first(where: { $0.pairCount < capacity && !$0.contains(pair) }) {
+                open.add(pair)
+                return (open, false)
+            }
+            let group = FeedGroup(runner: self, pairs: [pair])
+            state.groups.append(group)
+            return (group, true)
+        }
+        if isNew { group?.start() }
+    }
+
+    /// Closes every connection and stops the fallbacks.
+    func stop() async {
+        let groups = state.withLock { state in
+            state.stopped = true
+            return state.groups
+        }
+        for group in groups { await group.stop() }
+    }
+
+    /// The feed's state: stale when any connection is, live when every one is, else connecting.
+    var feedState: FeedState {
+        let states = state.withLock { $0.groups }.map(\.feedState)
+        if states.contains(.stale) { return .stale }
+        if !states.isEmpty, states.allSatisfy({ $0 == .live }) { return .live }
+        return .connecting
+    }
+
+    var counters: FeedCounters { state.withLock { $0.counters } }
+
+    func countMessage() { state.withLock { $0.counters.messages += 1 } }
+    func countReconnect() { state.withLock { $0.counters.reconnects += 1 } }
+
+    func countGap(scope: String, expected: Int64, got: Int64) {
+        state.withLock { $0.counters.gaps += 1 }
+        let within = scope.isEmpty ? "" : " of \(scope)"
+        diagnostics.warning("\(provider): feed sequence gap\(within): expected \(expected), got \(got) (\(got - expected) message(s) lost)")
+    }
+
+    /// Checks a quote from the feed (or REST) and hands it to its pair's listeners, in order.
+    func offer(asset: String, currency: String, amount text: String, timestampMilliseconds: Int64, source: QuoteSource,
+               pairs: [QuoteRequest]?) {
+        let receivedAt = Date()
+        let pair = QuoteRequest(asset: asset.uppercased(), currency: currency.uppercased())
+        if let pairs, !pairs.contains(pair) {
+            return refuse("a quote for \(pair.pair), which the connection did not subscribe to")
+        }
+        guard let amount = DecimalAmount.parse(text), amount > 0 else {
+            return refuse("a quote for \(pair.pair) with amount \(JSONValue.quoted(text)), which is not a positive decimal")
+        }
+        var milliseconds = timestampMilliseconds
+        if milliseconds == 0 { milliseconds = Int64((receivedAt.timeIntervalSince1970 * 1000).rounded()) }
+        let timestamp = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        guard ISO8601Timestamp.isValid(timestamp) else {
+            return refuse("a quote for \(pair.pair) with timestamp \(milliseconds) ms, outside the years 0001 to 9999")
+        }
+        let update = StreamUpdate(quote: Quote(asset: pair.asset, currency: pair.currency, amount: amount, provider: provider, timestamp: timestamp),
+                                  source: source, receivedAt: receivedAt)
+        state.withLock { state in
+            if let last = state.emitted[pair] {
+                // Never older than the last one emitted; an exact repeat (two connections overlapping in a hand-over) once.
+                if milliseconds < last.timestampMilliseconds { return }
+                if milliseconds == last.timestampMilliseconds, amount == last.amount { return }
+            }
+            state.emitted[pair] = Emitted(timestampMilliseconds: milliseconds, amount: amount)
+            if source == .stream { state.counters.recordAge(seconds: receivedAt.timeIntervalSince(timestamp)) }
+            // Under the lock, so that every listener sees each pair's quotes in order.
+            for handler in state.listeners[pair]?.values ?? [:].values { handler(update) }
+        }
+    }
+
+    /// Drops a quote the plugin should not have made, with a warning at most every 10 s.
+    private func refuse(_ what: String) {
+        let warn = state.withLock { state in
+            let now = ContinuousClock.now
+            if let last = state.lastRefusalWarning, now - last < .seconds(10) { return false }
+            state.lastRefusalWarning = now
+            return true
+        }
+        if warn { diagnostics.warning("\(provider): the feed's plugin reported \(what); dropped") }
+    }
+}

@@ -1,0 +1,62 @@
+import ConcurrencyHelpers
+import PriceHostCore
+import ProviderABI
+
+/// The host's feeds (``QuoteFeeds``) over its WebSocket client: one ``FeedRunner`` per
+/// provider, started when its first pair is asked for, shared by every listener.
+package final class WebSocketFeeds: QuoteFeeds {
+    /// What a provider's feed needs: the plugin's description, the host's settings, and REST.
+    package struct Source: Sendable {
+        package var stream: PluginStream
+        package var policy: ProviderPolicy
+        package var rest: any PriceFetcher
+
+        package init(stream: PluginStream, policy: ProviderPolicy, rest: any PriceFetcher) {
+            self.stream = stream
+            self.policy = policy
+            self.rest = rest
+        }
+    }
+
+    private let sources: [String: Source]
+    private let diagnostics: Diagnostics
+    private let libraryName: String
+    private let runners = Lock<[String: FeedRunner]>([:])
+
+    /// - Parameters:
+    ///   - sources: by provider, those whose plugin describes a feed and that have a general fetcher.
+    ///   - libraryName: the libcurl to load (`PRICEHOST_LIBCURL`).
+    package init(sources: [String: Source], diagnostics: Diagnostics = .process, libraryName: String = LibCurl.defaultName) {
+        self.sources = sources
+        self.diagnostics = diagnostics
+        self.libraryName = libraryName
+    }
+
+    package func hasFeed(_ provider: String) -> Bool { sources[provider] != nil }
+
+    /// The providers with a feed, sorted.
+    package var providers: [String] { sources.keys.sorted() }
+
+    package func subscribe(provider: String, pair: QuoteRequest,
+                           handler: @escaping @Sendable (StreamUpdate) -> Void) -> FeedSubscription? {
+        guard let source = sources[provider] else { return nil }
+        let runner = runners.withLock { runners in
+            if let running = runners[provider] { return running }
+            let made = FeedRunner(provider: provider, stream: source.stream, policy: source.policy, rest: source.rest,
+                                  diagnostics: diagnostics, libraryName: libraryName)
+            runners[provider] = made
+            return made
+        }
+        let cancel = runner.listen(to: pair, handler: handler)
+        return FeedSubscription(onCancel: cancel)
+    }
+
+    package func metricsText() -> String {
+        let running = runners.withLock { $0 }.sorted { $0.key < $1.key }
+        return FeedCounters.exposition(running.map { ($0.key, $0.value.feedState, $0.value.counters) })
+    }
+
+    package func stop() async {
+        for runner in runners.withLock({ $0.values }) { await runner.stop() }
+    }
+}
