@@ -60,7 +60,9 @@ struct ServeCommand: LoadsPlugins {
             return .listenFailed
         }
         let state = ServeState(generation)
-        let hub = StreamHub { topic in await ServeRouter.event(for: topic, state: state) }
+        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state) }) { topic in
+            await ServeRouter.event(for: topic, state: state)
+        }
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })
         let accessLog = diagnostics.isLogging(.info)
         let started = server.start(handler: { router.answer($0) }, finished: { [diagnostics] request, route, status, milliseconds in
@@ -96,6 +98,7 @@ struct ServeCommand: LoadsPlugins {
 
         SystemdNotifier.notify("STOPPING=1", environment: environment)
         hub.stop()
+        await generation.feeds?.stop()
         // Off the cooperative pool: requests in flight need it to finish.
         let drained = await withCheckedContinuation { continuation in
             let started = DetachedThread.start { continuation.resume(returning: server.drain(within: Self.drainLimit)) }
@@ -119,7 +122,7 @@ struct ServeCommand: LoadsPlugins {
 
     /// Everything built from `config`: the container, every plugin loaded, fetchers that coalesce and report to `metrics`
     /// (and, with a `fleet`, share through Redis).
-    func makeGeneration(_ config: Config, metrics: ServeMetrics, fleet: SharedFleet? = nil,
+    func makeGeneration(_ config: Config, metrics: ServeMetrics, fleet: SharedFleet? = nil, feeds: (any QuoteFeeds)? = nil,
                         _ context: CommandContext) -> Result<ServeGeneration, Refusal> {
         let diagnostics = context.diagnostics
         var budget: (@Sendable (String, TokenBucket) -> any RequestBudget)?
@@ -136,7 +139,12 @@ struct ServeCommand: LoadsPlugins {
         let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
         var identities: [String: LibraryCache.FileKey] = [:]
         for plugin in catalog.report.plugins { identities[plugin.path] = ProviderCatalog.identity(of: plugin.path) }
-        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities, fleet: fleet))
+        // The feeds are made once: a reload keeps them (and their connections); stream settings change on restart.
+        let feeds = feeds ?? CompositionRoot.makeFeeds(catalog: catalog, container: container, config: config, diagnostics: diagnostics,
+                                                       libcurl: context.environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName,
+                                                       enabledOnly: true)
+        return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities,
+                                        fleet: fleet, feeds: feeds))
     }
 
     /// SIGHUP: the config and plugin directories again. Plugins that are gone keep
@@ -159,7 +167,7 @@ struct ServeCommand: LoadsPlugins {
         // The same Redis keeps its connection; another one gets a new client, and the old one stops once replaced.
         let fleet = config.shared == previous.config.shared ? previous.fleet : makeFleet(config.shared, metrics: metrics, context)
         let next: ServeGeneration
-        switch makeGeneration(config, metrics: metrics, fleet: fleet, context) {
+        switch makeGeneration(config, metrics: metrics, fleet: fleet, feeds: previous.feeds, context) {
         case .success(let made): next = made
         case .failure(let refusal):
             if fleet !== previous.fleet { fleet?.shutdown() }

@@ -4,6 +4,7 @@ import PriceHostCore
 extension WatchCommand {
     static let configuration = CommandConfiguration(name: "watch", usage: [
         UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]"),
+        UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]"),
     ])
 
     /// json first: it is watch's default.
@@ -20,10 +21,11 @@ extension WatchCommand {
         },
         Option("--ticks", value: "N", help: nil) { watch, value throws(UsageError) in
             guard let count = Int(value), (1...1_000_000).contains(count) else {
-                throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)'")
+                throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)' (with --stream: lines)")
             }
             watch.ticks = count
         },
+        .flag("--stream", help: "print each price as the venues' WebSocket feeds push it, instead of polling every --interval", \.stream),
         .allowInsecurePlugins(\.plugins),
     ]
 

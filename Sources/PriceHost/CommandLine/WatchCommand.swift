@@ -20,8 +20,10 @@ struct WatchCommand: LoadsPlugins {
     var format = Invocation.Format.json
     /// `--interval SECONDS` (default 30), in milliseconds: 0.1 s to 86400 s, to the millisecond.
     var intervalMilliseconds = 30_000
-    /// `--ticks N`: stop after N ticks (default: run until a signal).
+    /// `--ticks N`: stop after N ticks, or with `--stream` N lines (default: run until a signal).
     var ticks: Int?
+    /// `--stream`: print what the feeds push (``WatchCommand+Stream``).
+    var stream = false
 
     /// Set by SIGINT or SIGTERM.
     final class StopFlag: Sendable {
@@ -36,6 +38,7 @@ struct WatchCommand: LoadsPlugins {
         // Watch loads every plugin, as it keeps serving whatever appears.
         host.catalog.load(until: nil)
         if context.refusesDuplicates(in: host.catalog) { return .configOrPlugin }
+        if stream { return context.status(await watchStreams(host, context), fetchingWith: host.container) }
         return context.status(await watch(host, context), fetchingWith: host.container)
     }
 

@@ -93,3 +93,20 @@ enum CompositionRoot {
         }
     }
 }
+
+extension CompositionRoot {
+    /// The feeds of the loaded plugins that describe one (ABI 1.3) and have a general fetcher,
+    /// which polls REST while a feed is stale. Nothing connects until a pair is asked for.
+    /// - Parameter enabledOnly: only providers whose config says `"stream": true` (`serve`).
+    static func makeFeeds(catalog: ProviderCatalog, container: Container, config: Config, diagnostics: Diagnostics,
+                          libcurl: String, enabledOnly: Bool = false) -> WebSocketFeeds {
+        var sources: [String: WebSocketFeeds.Source] = [:]
+        for plugin in catalog.report.plugins {
+            guard let stream = plugin.stream, plugin.fetchers.contains(where: { $0.asset == nil }),
+                  !enabledOnly || config.policy(for: plugin.name).stream.enabled,
+                  let rest = try? container.resolve(PriceFetcher.self, name: plugin.name) else { continue }
+            sources[plugin.name] = WebSocketFeeds.Source(stream: stream, policy: config.policy(for: plugin.name), rest: rest)
+        }
+        return WebSocketFeeds(sources: sources, diagnostics: diagnostics, libraryName: libcurl)
+    }
+}

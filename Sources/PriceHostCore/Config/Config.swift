@@ -31,7 +31,7 @@ package struct Config: Sendable {
         /// `assets.X.providers`: who answers, tried in order until one does (instead of `provider`).
         package var providers: [String]?
         /// `assets.X.maxAgeSeconds`: an older quote for X is stale (overrides the provider's).
-        var maxAgeSeconds: Int?
+        package var maxAgeSeconds: Int?
         /// `assets.X.bounds.min`: a lower price for X is rejected.
         var minimum: Decimal?
         /// `assets.X.bounds.max`: a higher price for X is rejected.

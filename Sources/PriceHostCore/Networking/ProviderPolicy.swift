@@ -16,7 +16,7 @@ package struct ProviderPolicy: Sendable, Equatable {
     /// `maxConcurrentRequests`: fetches in flight at once for this provider (1 to 64; default 8).
     var maxConcurrentRequests = 8
     /// `maxAgeSeconds`: a quote older than this is stale (1 to 31536000; default none).
-    var maxAgeSeconds: Int?
+    package var maxAgeSeconds: Int?
     /// `staleQuotes`: `"error"` (default) rejects a stale quote; `"warn"` uses it with a warning.
     var warnOnStaleQuotes = false
     /// `requestsPerSecond`: the provider's request budget, as a token bucket (0.01 to 1000; default none).

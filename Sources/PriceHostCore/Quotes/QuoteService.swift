@@ -25,6 +25,9 @@ package struct QuoteService: Sendable {
         /// The providers, in order; never empty.
         var choices: [Choice]
 
+        /// Every provider, in order.
+        package var providers: [String] { choices.map(\.provider) }
+
         /// The first provider: the one whose concurrency bound the fetch counts against.
         package var provider: String { choices[0].provider }
     }

@@ -28,6 +28,8 @@ final class FeedRunner: Sendable {
         var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
         var nextListener = 0
         var emitted: [QuoteRequest: Emitted] = [:]
+        /// Each pair's last update, which a new listener gets at once.
+        var last: [QuoteRequest: StreamUpdate] = [:]
         var groups: [FeedGroup] = []
         var counters = FeedCounters()
         var stopped = false
@@ -50,13 +52,14 @@ final class FeedRunner: Sendable {
         baseURL = policy.stream.url ?? stream.url
     }
 
-    /// Delivers `pair`'s updates to `handler` until the returned cancel is called; the first
-    /// listener of a pair subscribes the feed to it.
+    /// Delivers `pair`'s updates to `handler`, starting with the last one there was, until the
+    /// returned cancel is called; the first listener of a pair subscribes the feed to it.
     func listen(to pair: QuoteRequest, handler: @escaping @Sendable (StreamUpdate) -> Void) -> @Sendable () -> Void {
         let (id, isNew) = state.withLock { state in
             state.nextListener += 1
             let isNew = state.listeners[pair] == nil
             state.listeners[pair, default: [:]][state.nextListener] = handler
+            if let last = state.last[pair] { handler(last) }
             return (state.nextListener, isNew)
         }
         if isNew { place(pair) }
@@ -138,6 +141,7 @@ final class FeedRunner: Sendable {
                 if milliseconds == last.timestampMilliseconds, amount == last.amount { return }
             }
             state.emitted[pair] = Emitted(timestampMilliseconds: milliseconds, amount: amount)
+            state.last[pair] = update
             if source == .stream { state.counters.recordAge(seconds: receivedAt.timeIntervalSince(timestamp)) }
             // Under the lock, so that every listener sees each pair's quotes in order.
             for handler in state.listeners[pair]?.values ?? [:].values { handler(update) }

@@ -14,9 +14,12 @@ package struct ServeGeneration: Sendable {
     package let identities: [String: LibraryCache.FileKey]
     /// What this instance shares with the fleet through Redis; `nil` without `shared.redis`.
     package var fleet: SharedFleet?
+    /// The feeds of providers whose config says `"stream": true`; made at start, kept across reloads.
+    package var feeds: (any QuoteFeeds)?
 
     package init(config: Config, container: Container, catalog: ProviderCatalog, service: QuoteService,
-                 identities: [String: LibraryCache.FileKey], fleet: SharedFleet? = nil) {
+                 identities: [String: LibraryCache.FileKey], fleet: SharedFleet? = nil, feeds: (any QuoteFeeds)? = nil) {
+        self.feeds = feeds
         self.config = config
         self.container = container
         self.catalog = catalog

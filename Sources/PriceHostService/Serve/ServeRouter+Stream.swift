@@ -25,6 +25,19 @@ extension ServeRouter {
         return .stream(StreamPlan(topics: topics, lastEventID: request.header("last-event-id"), hub: hub, metrics: metrics))
     }
 
+    /// The feed that pushes `topic`, when its route's first provider streams (`"stream": true`):
+    /// its updates as `data: {…}` with `"source"` and `"receivedAt"`. `nil`: the topic is polled.
+    package static func feed(for topic: StreamHub.TopicKey, state: ServeState) -> StreamHub.Push? {
+        let generation = state.current
+        guard let feeds = generation.feeds,
+              let route = try? generation.service.route(asset: topic.asset, explicitProviders: topic.providers),
+              let provider = route.providers.first, feeds.hasFeed(provider) else { return nil }
+        let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
+        return { deliver in
+            feeds.subscribe(provider: provider, pair: pair) { update in deliver("data: \(update.json)\n\n") }
+        }
+    }
+
     /// One tick of `topic`: its quote as `data: {…}`, or `event: error` with the failure, from the generation served now.
     package static func event(for topic: StreamHub.TopicKey, state: ServeState) async -> String {
         let service = state.current.service

@@ -53,7 +53,7 @@ package struct ServeRouter: Sendable {
         case "metrics":
             let plugins = generation.catalog.report.plugins.map { (provider: $0.name, version: $0.version) }
             let text = metrics.exposition(plugins: plugins, rateLimitWaits: state.rateLimitWaits, openConnections: openConnections(),
-                                          redis: generation.fleet?.client.health)
+                                          redis: generation.fleet?.client.health) + (generation.feeds?.metricsText() ?? "")
             return .response(.text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8"), route: route)
         case "healthz":
             return .response(.json(200, #"{"status":"ok"}"#), route: route)

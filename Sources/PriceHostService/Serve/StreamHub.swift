@@ -93,7 +93,12 @@ package final class StreamHub: Sendable {
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var history = StreamHistory()
         var ticker: Task<Void, Never>?
+        /// A pushed topic's subscription to its feed.
+        var feed: FeedSubscription?
     }
+
+    /// Subscribes a topic to a feed: each event body the feed makes goes to `deliver`.
+    package typealias Push = @Sendable (_ deliver: @escaping @Sendable (String) -> Void) -> FeedSubscription?
 
     private struct State {
         var topics: [TopicKey: Topic] = [:]
@@ -113,11 +118,18 @@ package final class StreamHub: Sendable {
 
     /// Where the tickers run: by default Swift's global executor.
     private let tickerExecutor: (any TaskExecutor)?
+    /// The feed that pushes a topic's events, when one does; the others tick.
+    private let push: @Sendable (TopicKey) -> Push?
 
-    /// - Parameter tickerExecutor: where the topics' tickers run; tests give one of their own.
-    package init(tickerExecutor: (any TaskExecutor)? = nil, makeEvent: @escaping @Sendable (TopicKey) async -> String) {
+    /// - Parameters:
+    ///   - tickerExecutor: where the topics' tickers run; tests give one of their own.
+    ///   - push: the feed of a topic that is pushed rather than polled (`"stream": true`); `nil` for one that ticks.
+    ///   - makeEvent: one tick's event of a polled topic.
+    package init(tickerExecutor: (any TaskExecutor)? = nil, push: @escaping @Sendable (TopicKey) -> Push? = { _ in nil },
+                 makeEvent: @escaping @Sendable (TopicKey) async -> String) {
         self.makeEvent = makeEvent
         self.tickerExecutor = tickerExecutor
+        self.push = push
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
@@ -131,7 +143,10 @@ package final class StreamHub: Sendable {
     /// one (or for an id this hub never gave), the topic's latest event. False once the hub stopped.
     func subscribe(_ subscriber: Subscriber, to key: TopicKey, after lastEventID: String? = nil) -> Bool {
         let resume = lastEventID.flatMap(EventID.init(parsing:)).flatMap { $0.epoch == epoch ? $0.sequence : nil }
-        return state.withLock { state in
+        // Asked before the lock: the feed's own lock is never taken inside this one.
+        let pushed = state.withLock { $0.topics[key] == nil } ? push(key) : nil
+        var started: (push: Push, id: Int)?
+        let subscribed = state.withLock { state in
             guard !state.stopped else { return false }
             let now = ContinuousClock.now
             var topic: Topic
@@ -142,7 +157,11 @@ package final class StreamHub: Sendable {
                 topic = Topic(id: state.nextID)
                 topic.history = state.retired.removeValue(forKey: key) ?? StreamHistory()
                 let id = state.nextID
-                topic.ticker = Task(executorPreference: tickerExecutor) { [self] in await tick(key, id: id) }
+                if let pushed {
+                    started = (pushed, id)
+                } else {
+                    topic.ticker = Task(executorPreference: tickerExecutor) { [self] in await tick(key, id: id) }
+                }
             }
             topic.subscribers[ObjectIdentifier(subscriber)] = subscriber
             topic.history.expire(before: now)
@@ -152,11 +171,22 @@ package final class StreamHub: Sendable {
             state.topics[key] = topic
             return true
         }
+        if let started {
+            // Outside the lock: the feed may deliver at once (its last update), which takes it.
+            let feed = started.push { [self] body in _ = publish(body, on: key, id: started.id) }
+            let kept = state.withLock { state in
+                guard state.topics[key]?.id == started.id else { return false }
+                state.topics[key]?.feed = feed
+                return true
+            }
+            if !kept { feed?.cancel() }
+        }
+        return subscribed
     }
 
-    /// Removes `subscriber`; the last one out ends the topic's ticker.
+    /// Removes `subscriber`; the last one out ends the topic's ticker or feed subscription.
     func unsubscribe(_ subscriber: Subscriber, from key: TopicKey) {
-        let ticker: Task<Void, Never>? = state.withLock { state in
+        let topic: Topic? = state.withLock { state in
             guard var topic = state.topics[key] else { return nil }
             topic.subscribers[ObjectIdentifier(subscriber)] = nil
             guard topic.subscribers.isEmpty else {
@@ -167,35 +197,44 @@ package final class StreamHub: Sendable {
             let now = ContinuousClock.now
             state.retired = state.retired.filter { !$0.value.isExpired(at: now) }
             if state.retired.count < Self.maximumRetiredTopics { state.retired[key] = topic.history }
-            return topic.ticker
+            return topic
         }
-        ticker?.cancel()
+        topic?.ticker?.cancel()
+        topic?.feed?.cancel()
     }
 
-    /// Ends every ticker; subscribing fails from now on.
+    /// Ends every ticker and feed subscription; subscribing fails from now on.
     package func stop() {
-        let tickers = state.withLock { state in
+        let topics = state.withLock { state in
             state.stopped = true
             defer { state.topics = [:] }
-            return state.topics.values.compactMap(\.ticker)
+            return Array(state.topics.values)
         }
-        for ticker in tickers { ticker.cancel() }
+        for topic in topics {
+            topic.ticker?.cancel()
+            topic.feed?.cancel()
+        }
+    }
+
+    /// Numbers one event of topic `id`, keeps it in the topic's history and hands it to its
+    /// clients. False when that topic has ended.
+    private func publish(_ body: String, on key: TopicKey, id: Int) -> Bool {
+        state.withLock { state in
+            guard var topic = state.topics[key], topic.id == id else { return false }
+            state.sequence += 1
+            let event = "id: \(EventID(epoch: epoch, sequence: state.sequence).text)\n" + body
+            topic.history.append(event, sequence: state.sequence, at: .now)
+            state.topics[key] = topic
+            // Under the lock: every client gets events in the order of their ids.
+            for subscriber in topic.subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
+            return true
+        }
     }
 
     private func tick(_ key: TopicKey, id: Int) async {
         while !Task.isCancelled {
             let body = await makeEvent(key)
-            let delivered: Bool = state.withLock { state in
-                guard var topic = state.topics[key], topic.id == id, !Task.isCancelled else { return false }
-                state.sequence += 1
-                let event = "id: \(EventID(epoch: epoch, sequence: state.sequence).text)\n" + body
-                topic.history.append(event, sequence: state.sequence, at: .now)
-                state.topics[key] = topic
-                // Under the lock: every client gets events in the order of their ids.
-                for subscriber in topic.subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
-                return true
-            }
-            guard delivered else { return }
+            guard !Task.isCancelled, publish(body, on: key, id: id) else { return }
             try? await Task.sleep(for: .milliseconds(key.intervalMilliseconds))
         }
     }

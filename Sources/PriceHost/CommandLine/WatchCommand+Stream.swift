@@ -1,0 +1,151 @@
+import ConcurrencyHelpers
+import FoundationEssentials
+import Glibc
+import PriceHostCore
+import PriceHostHTTP
+import ProviderABI
+
+/// `pricehost watch --stream`: one line per update as the venues' feeds push it.
+///
+/// Each asset is routed as `fetch` routes it (`--provider`, else the config); every provider
+/// on the route streams that pair. A stale feed falls back to REST by itself (its lines say
+/// `"source":"rest"`). With `--aggregate median`, each update recomputes the median over every
+/// venue's latest fresh quote for the pair, and a line is printed when the median changes.
+/// `--ticks N` stops after N lines; SIGINT or SIGTERM stops it with status 0.
+extension WatchCommand {
+    func watchStreams(_ host: PluginHost, _ context: CommandContext) async -> ExitStatus {
+        let config = host.config, diagnostics = context.diagnostics
+        for failure in host.catalog.report.failures { diagnostics.warning(failure.description) }
+        let service = QuoteService(container: host.container, catalog: host.catalog, warn: { [diagnostics] in diagnostics.warning($0) })
+        let currency = quotes.currency ?? config.defaultCurrency
+        var routes: [QuoteService.Route] = []
+        for asset in quotes.assets {
+            do {
+                routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
+            } catch {
+                diagnostics.error(error.message(providersNamedBy: QuoteOptions.providerSource))
+                if case .config = error { return .configOrPlugin }
+                return .usage
+            }
+        }
+        let feeds = CompositionRoot.makeFeeds(catalog: host.catalog, container: host.container, config: config, diagnostics: diagnostics,
+                                              libcurl: context.environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
+        let withoutFeed = Set(routes.flatMap(\.providers)).filter { !feeds.hasFeed($0) }.sorted()
+        guard withoutFeed.isEmpty else {
+            let names = withoutFeed.joined(separator: ", ")
+            let offered = feeds.providers.isEmpty ? "no loaded provider has one" : "providers with a feed: \(feeds.providers.joined(separator: ", "))"
+            diagnostics.error("watch --stream: \(names) \(withoutFeed.count == 1 ? "has" : "have") no WebSocket feed (\(offered)); "
+                + "watch \(withoutFeed.count == 1 ? "it" : "them") without --stream to poll")
+            return .usage
+        }
+
+        let stop = StopFlag()
+        guard Self.handleSignals(stop) else {
+            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
+            return .fetchFailed
+        }
+        let printer = StreamPrinter(format: format, limit: ticks, output: context.output, stop: stop)
+        if format == .csv { context.output(quotes.aggregateMedian ? AggregateFormatter.header : StreamFormatter.header) }
+        var subscriptions: [FeedSubscription] = []
+        for route in routes {
+            let pair = QuoteRequest(asset: route.asset, currency: currency)
+            let median = quotes.aggregateMedian
+                ? StreamMedian(pair: pair, providers: route.providers, config: config, printer: printer) : nil
+            for provider in route.providers {
+                let subscription = feeds.subscribe(provider: provider, pair: pair) { update in
+                    if let median { median.take(update) } else { printer.print(StreamFormatter.line(update, format: format)) }
+                }
+                if let subscription { subscriptions.append(subscription) }
+            }
+        }
+        while !stop.isSet {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        for subscription in subscriptions { subscription.cancel() }
+        await feeds.stop()
+        return .success
+    }
+}
+
+/// Prints lines until `--ticks` of them have been printed, then sets the stop flag.
+final class StreamPrinter: Sendable {
+    let format: OutputFormat
+    private let limit: Int?
+    private let output: @Sendable (String) -> Void
+    private let stop: WatchCommand.StopFlag
+    private let printed = Lock(0)
+
+    init(format: OutputFormat, limit: Int?, output: @escaping @Sendable (String) -> Void, stop: WatchCommand.StopFlag) {
+        self.format = format
+        self.limit = limit
+        self.output = output
+        self.stop = stop
+    }
+
+    func print(_ line: String) {
+        printed.withLock { count in
+            guard !stop.isSet, count < (limit ?? Int.max) else { return }
+            count += 1
+            output(line)
+            if let limit, count >= limit { stop.set() }
+        }
+    }
+}
+
+/// `--aggregate median` over streams: each venue's latest quote for one pair, the median of
+/// those still fresh, printed when it changes.
+///
+/// Fresh: received within the venue's `staleAfterSeconds` plus its `fallbackIntervalSeconds`
+/// (a live feed or its REST fallback keeps it so), and within `maxAgeSeconds` of the venue's
+/// time when the asset or the provider sets one.
+final class StreamMedian: Sendable {
+    private let pair: QuoteRequest
+    private let providers: [String]
+    private let freshness: [String: Duration]
+    private let maxAge: [String: Int]
+    private let maxDeviationBps: Decimal?
+    private let printer: StreamPrinter
+
+    private struct State {
+        var latest: [String: StreamUpdate] = [:]
+        var lastMedian: Decimal?
+    }
+
+    private let state = Lock(State())
+
+    init(pair: QuoteRequest, providers: [String], config: Config, printer: StreamPrinter) {
+        self.pair = pair
+        self.providers = providers
+        self.printer = printer
+        var freshness: [String: Duration] = [:]
+        var maxAge: [String: Int] = [:]
+        for provider in providers {
+            let policy = config.policy(for: provider)
+            freshness[provider] = policy.stream.staleAfter + policy.stream.fallbackInterval
+            if let seconds = config.assets[pair.asset]?.maxAgeSeconds ?? policy.maxAgeSeconds { maxAge[provider] = seconds }
+        }
+        self.freshness = freshness
+        self.maxAge = maxAge
+        maxDeviationBps = config.assets[pair.asset]?.maxDeviationBps.map { Decimal($0) }
+    }
+
+    func take(_ update: StreamUpdate) {
+        let now = Date()
+        state.withLock { state in
+            state.latest[update.quote.provider] = update
+            let fresh = providers.compactMap { provider -> StreamUpdate? in
+                guard let latest = state.latest[provider] else { return nil }
+                let window = Durations.secondsValue(freshness[provider] ?? .seconds(7))
+                guard now.timeIntervalSince(latest.receivedAt) <= window else { return nil }
+                if let seconds = maxAge[provider], now.timeIntervalSince(latest.quote.timestamp) > Double(seconds) { return nil }
+                return latest
+            }
+            guard !fresh.isEmpty else { return }
+            let aggregate = AggregateQuote(sources: fresh.map(\.quote), maxDeviationBps: maxDeviationBps)
+            guard aggregate.median != state.lastMedian else { return }
+            state.lastMedian = aggregate.median
+            let source: QuoteSource = fresh.contains { $0.source == .rest } ? .rest : .stream
+            printer.print(StreamFormatter.line(aggregate, source: source, receivedAt: update.receivedAt, format: printer.format))
+        }
+    }
+}
