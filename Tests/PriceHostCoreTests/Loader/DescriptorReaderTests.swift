@@ -19,7 +19,8 @@ struct DescriptorReaderTests {
                     var descriptor = ph_plugin_descriptor(
                         magic: PRICEHOST_PLUGIN_MAGIC, abi_major: UInt16(PRICEHOST_ABI_MAJOR), abi_minor: UInt16(PRICEHOST_ABI_MINOR),
                         descriptor_size: UInt32(MemoryLayout<ph_plugin_descriptor>.size), fetcher_size: UInt32(MemoryLayout<ph_fetcher>.size),
-                        name: name, version: version, fetchers: array.baseAddress, fetcher_count: array.count)
+                        name: name, version: version, fetchers: array.baseAddress, fetcher_count: array.count,
+                        stream: nil)
                     adjust(&descriptor)
                     return withUnsafePointer(to: &descriptor) { DescriptorReader.read($0, registered: [], path: "/p/libDemo.so") }
                 }
