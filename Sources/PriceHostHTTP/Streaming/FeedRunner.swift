@@ -35,6 +35,9 @@ final class FeedRunner: Sendable {
         var stopped = false
         /// When a quote the plugin gave was last refused, so a bad feed warns once per interval, not per message.
         var lastRefusalWarning: ContinuousClock.Instant?
+        /// When a gap was last warned about, and the gaps since, so a gappy feed warns once per interval.
+        var lastGapWarning: ContinuousClock.Instant?
+        var gapsSinceWarning = 0
     }
 
     private let state = Lock(State())
@@ -109,10 +112,23 @@ final class FeedRunner: Sendable {
     func countMessage() { state.withLock { $0.counters.messages += 1 } }
     func countReconnect() { state.withLock { $0.counters.reconnects += 1 } }
 
+    /// Counts a gap, and warns about it unless a gap was warned about in the last 10 s (the next warning counts those).
     func countGap(scope: String, expected: Int64, got: Int64) {
-        state.withLock { $0.counters.gaps += 1 }
+        let earlier: Int? = state.withLock { state in
+            state.counters.gaps += 1
+            let now = ContinuousClock.now
+            if let last = state.lastGapWarning, now - last < .seconds(10) {
+                state.gapsSinceWarning += 1
+                return nil
+            }
+            defer { state.gapsSinceWarning = 0 }
+            state.lastGapWarning = now
+            return state.gapsSinceWarning
+        }
+        guard let earlier else { return }
         let within = scope.isEmpty ? "" : " of \(scope)"
-        diagnostics.warning("\(provider): feed sequence gap\(within): expected \(expected), got \(got) (\(got - expected) message(s) lost)")
+        let more = earlier > 0 ? "; \(earlier) more gap(s) in the 10 s before" : ""
+        diagnostics.warning("\(provider): feed sequence gap\(within): expected \(expected), got \(got)\(more)")
     }
 
     /// Checks a quote from the feed (or REST) and hands it to its pair's listeners, in order.

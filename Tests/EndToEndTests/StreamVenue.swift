@@ -1,0 +1,126 @@
+import Foundation
+import PriceHostTesting
+import Testing
+
+/// A loopback venue for the stream tests: `Fixtures/streams/venue_server.py`, Python's
+/// `websockets` (a real server) playing a script of steps per connection (see the script's
+/// header), over `ws://` or, with certificates, `wss://`.
+struct StreamVenue {
+    static let directory = BuiltProducts.packageRoot + "/Tests/EndToEndTests/Fixtures/streams"
+    static let script = directory + "/venue_server.py"
+
+    /// One step of a connection's script.
+    enum Step {
+        case waitMessage
+        case send(String)
+        case play(String, every: Double)
+        case fragments([String])
+        case sleep(Double)
+        case close(Int, String)
+        case drop
+        case raw(String)
+        case pings(Int)
+        case big(Int)
+        case hold
+
+        var json: Any {
+            switch self {
+            case .waitMessage: ["wait_message"]
+            case .send(let text): ["send", text]
+            case .play(let file, let seconds): ["play", file, seconds]
+            case .fragments(let parts): ["fragments", parts]
+            case .sleep(let seconds): ["sleep", seconds]
+            case .close(let code, let reason): ["close", code, reason]
+            case .drop: ["drop"]
+            case .raw(let hex): ["raw", hex]
+            case .pings(let count): ["pings", count]
+            case .big(let bytes): ["big", bytes]
+            case .hold: ["hold"]
+            }
+        }
+    }
+
+    let server: PythonFixtureServer
+    let files: TemporaryDirectory
+
+    /// True when Python's `websockets` is installed; otherwise prints why `test` skips.
+    static func available(for test: String) -> Bool {
+        PythonFixtureServer.available(for: test)
+    }
+
+    /// Starts the venue: connection n plays `connections[n - 1]` (the last list for later ones).
+    /// - Parameter certificates: a directory with server.pem and server.key, for `wss://`.
+    static func start(_ connections: [[Step]], certificates: TemporaryDirectory? = nil) async throws -> StreamVenue {
+        let files = try TemporaryDirectory(prefix: "pricehost-venue")
+        let script = try JSONSerialization.data(withJSONObject: ["connections": connections.map { $0.map(\.json) }])
+        let scriptPath = try files.write(script, to: "script.json")
+        // The recorded feeds sit beside the server script, which plays them by name.
+        var arguments = [scriptPath]
+        if let certificates { arguments += [certificates.file("server.pem"), certificates.file("server.key")] }
+        do {
+            return StreamVenue(server: try await PythonFixtureServer.start(script: Self.script, arguments), files: files)
+        } catch {
+            files.remove()
+            throw error
+        }
+    }
+
+    /// `ws://127.0.0.1:PORT/PATH` (`wss://` when `secure`).
+    func url(secure: Bool = false, path: String = "/") -> String { server.url(secure: secure, path: path) }
+
+    /// How many connections the venue accepted so far.
+    var connections: Int { server.lines(startingWith: "CONNECTED ").count }
+
+    /// The messages the client sent, in order: `(connection, text)`.
+    var received: [(Int, String)] {
+        server.lines(startingWith: "RECEIVED ").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2)
+            guard parts.count == 3, let number = Int(parts[1]) else { return nil }
+            return (number, String(parts[2]))
+        }
+    }
+
+    /// Ends the server and removes its files.
+    func stop() {
+        server.stop()
+        files.remove()
+    }
+}
+
+/// A sandbox whose config streams `provider` from `venue` (its `streamURL`), and runs `pricehost` there.
+struct StreamSandbox {
+    let sandbox: Sandbox
+
+    /// - Parameters:
+    ///   - settings: more members of the provider's settings, each after a comma.
+    ///   - restURL: the provider's REST `baseURL` (a loopback server), for the fallback.
+    init(provider: String, plugin: String, streamURL: String, restURL: String = "http://127.0.0.1:9", settings: String = "") throws {
+        sandbox = try Sandbox(config: """
+            {
+              "plugins": ["\(plugin)"],
+              "providers": {
+                "\(provider)": {"baseURL": "\(restURL)", "streamURL": "\(streamURL)", "stream": true,
+                               "timeoutSeconds": 2, "maxAttempts": 1\(settings)}
+              },
+              "defaults": {"provider": "\(provider)"}
+            }
+            """)
+    }
+
+    /// `pricehost watch --stream ARGUMENTS`, off the cooperative pool; killed after `timeout` seconds.
+    func watch(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 30) async throws -> CommandResult {
+        let sandbox = sandbox
+        return try await offThePool {
+            try sandbox.run(["watch", "--stream"] + arguments, environment: environment, timeout: timeout)
+        }
+    }
+
+    func remove() { sandbox.remove() }
+}
+
+/// The JSON objects of a command's stdout lines.
+func jsonLines(_ result: CommandResult) -> [[String: Any]] {
+    result.outputLines.compactMap { line in
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+}
