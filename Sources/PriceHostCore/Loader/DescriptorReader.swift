@@ -16,8 +16,9 @@ enum DescriptorReader {
         }
     }
 
-    /// The smallest sizes a 1.x plugin may declare: the 1.0 layouts.
-    static let minimumDescriptorSize = MemoryLayout<ph_plugin_descriptor>.size
+    /// The smallest sizes a 1.x plugin may declare: the 1.0 layouts. The descriptor
+    /// of 1.0 to 1.2 ends where 1.3 appended `stream`; `ph_fetcher` has not grown.
+    static let minimumDescriptorSize = MemoryLayout<ph_plugin_descriptor>.offset(of: \ph_plugin_descriptor.stream) ?? 0
     static let minimumFetcherSize = MemoryLayout<ph_fetcher>.size
     static let maximumFetchers = 10_000
     /// Larger sizes are garbage, not a future minor version: stepping by them would read far past the plugin's data.

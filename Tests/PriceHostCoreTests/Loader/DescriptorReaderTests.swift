@@ -19,7 +19,8 @@ struct DescriptorReaderTests {
                     var descriptor = ph_plugin_descriptor(
                         magic: PRICEHOST_PLUGIN_MAGIC, abi_major: UInt16(PRICEHOST_ABI_MAJOR), abi_minor: UInt16(PRICEHOST_ABI_MINOR),
                         descriptor_size: UInt32(MemoryLayout<ph_plugin_descriptor>.size), fetcher_size: UInt32(MemoryLayout<ph_fetcher>.size),
-                        name: name, version: version, fetchers: array.baseAddress, fetcher_count: array.count)
+                        name: name, version: version, fetchers: array.baseAddress, fetcher_count: array.count,
+                        stream: nil)
                     adjust(&descriptor)
                     return withUnsafePointer(to: &descriptor) { DescriptorReader.read($0, registered: [], path: "/p/libDemo.so") }
                 }
@@ -77,6 +78,21 @@ struct DescriptorReaderTests {
             let fetcher = ph_fetcher(struct_size: size, asset: bad, context: nil, fetch: Self.fetch)
             #expect(reason(read(fetchers: [fetcher])) == "fetchers[0] has asset \"../x\", which is not 2 to 10 letters or digits")
         }
+    }
+
+    @Test func aDescriptorOfAnEarlierMinorLoadsAndNothingPastItsSizeIsRead() throws {
+        let size1_2 = try #require(MemoryLayout<ph_plugin_descriptor>.offset(of: \ph_plugin_descriptor.stream))
+        // What lies past a 1.2 descriptor is not the plugin's: were it read as a stream, it would crash.
+        let plugin = try read {
+            $0.abi_minor = 2
+            $0.descriptor_size = UInt32(size1_2)
+            $0.stream = UnsafePointer(bitPattern: 0x10)
+        }.get()
+        #expect(plugin.abiVersion == "1.2")
+        #expect(plugin.fetcherNames == ["demo"])
+        #expect(plugin.stream == nil)
+        #expect(reason(read { $0.descriptor_size = UInt32(size1_2 - 8) })
+                == "descriptor_size is \(size1_2 - 8) bytes, smaller than the \(size1_2) of ABI 1.0: the plugin was built against a broken header")
     }
 
     @Test func problemsFoundAfterTheNameCarryTheProvider() {
