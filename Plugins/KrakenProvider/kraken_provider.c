@@ -19,6 +19,10 @@
  * backoff), then unavailable.
  *
  * Settings: {"baseURL": "https://api.kraken.com"} (the default); nothing else.
+ *
+ * ABI 1.3: the descriptor also describes Kraken's WebSocket ticker feed
+ * (kraken_stream.c), which `serve` streams when the provider's `stream` is
+ * true, falling back to this REST fetcher while the feed is silent.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -26,7 +30,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kraken_stream.h"
 #include "pricehost_plugin.h"
+
+_Static_assert(PRICEHOST_ABI_MINOR >= 3, "the descriptor's stream field needs the ABI 1.3 header");
 
 #define PROVIDER "kraken"
 /* The last field this plugin uses: ABI 1.2's check_amount. */
@@ -156,10 +163,11 @@ static void fetch(void *fetcher_context, const ph_fetch_request *request, ph_fet
 
 static const ph_fetcher fetchers[] = {{.struct_size = sizeof(ph_fetcher), .asset = NULL, .fetch = fetch}};
 
-static const ph_plugin_descriptor descriptor = {
+/* 1.3: descriptor_size covers `stream`, set by the entry (a 1.2 host reads no further than fetcher_count). */
+static ph_plugin_descriptor descriptor = {
     .magic = PRICEHOST_PLUGIN_MAGIC, .abi_major = PRICEHOST_ABI_MAJOR, .abi_minor = PRICEHOST_ABI_MINOR,
     .descriptor_size = sizeof(ph_plugin_descriptor), .fetcher_size = sizeof(ph_fetcher),
-    .name = PROVIDER, .version = "1.0.0", .fetchers = fetchers, .fetcher_count = 1,
+    .name = PROVIDER, .version = "1.1.0", .fetchers = fetchers, .fetcher_count = 1, .stream = NULL,
 };
 
 /* {"baseURL": "..."} or {}; any other key is refused by name. */
@@ -205,5 +213,6 @@ const ph_plugin_descriptor *pricehost_plugin_entry_v1(const ph_host_services *se
         services->log(services->host_context, PH_LOG_ERROR, message);
         return NULL;
     }
+    descriptor.stream = kraken_stream(services);  /* NULL without json_get and check_amount: no feed */
     return &descriptor;
 }

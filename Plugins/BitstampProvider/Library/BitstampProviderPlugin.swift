@@ -12,14 +12,20 @@ public enum BitstampProviderPlugin: ProviderPlugin {
         [FetcherRegistration(asset: nil, fetcher: makeFetcher(settings: try BitstampSettings(context.settings), http: context.http))]
     }
 
-    /// Bitstamp's ticker for any pair: `GET {baseURL}/api/v2/ticker/{pair}/`,
-    /// the pair in lower case (`btcusd`), read by ``BitstampResponse``.
+    /// Bitstamp's ticker for any pair: `GET {baseURL}/api/v2/ticker/{market}/`,
+    /// the market from ``market(for:)``, read by ``BitstampResponse``.
     public static func makeFetcher(settings: BitstampSettings, http: any HTTPClient) -> HTTPQuoteFetcher {
         HTTPQuoteFetcher(http: http) { request in
-            HTTPRequest(url: "\(settings.baseURL)/api/v2/ticker/\((request.asset + request.currency).lowercased())/",
+            HTTPRequest(url: "\(settings.baseURL)/api/v2/ticker/\(market(for: request))/",
                         headers: [HTTPHeader("Accept", "application/json")])
         } read: { response, request in
             try BitstampResponse.quote(from: response, for: request, provider: name)
         }
+    }
+
+    /// Bitstamp's name for a pair's market, as its ticker URL and its feed's channels spell
+    /// it: asset and currency in lower case, `btcusd` for BTC-USD.
+    public static func market(for request: QuoteRequest) -> String {
+        (request.asset + request.currency).lowercased()
     }
 }

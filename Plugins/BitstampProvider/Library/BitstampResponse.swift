@@ -24,7 +24,7 @@ public enum BitstampResponse {
         let code = ProviderError.Code(httpStatus: response.status)
         var detail = apiDetail(response.body) ?? response.bodyExcerpt
         if response.status == 404 {
-            detail = "no pair \((request.asset + request.currency).lowercased()) at Bitstamp (\(detail))"
+            detail = "no pair \(BitstampProviderPlugin.market(for: request)) at Bitstamp (\(detail))"
         }
         return ProviderError.apiError(code, detail, response: response, for: request)
     }

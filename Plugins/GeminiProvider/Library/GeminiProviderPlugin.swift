@@ -13,13 +13,19 @@ public enum GeminiProviderPlugin: ProviderPlugin {
     }
 
     /// Gemini's ticker for any symbol: `GET {baseURL}/v1/pubticker/{symbol}`,
-    /// the symbol in lower case (`btcusd`), read by ``GeminiResponse``.
+    /// the symbol from ``symbol(for:)``, read by ``GeminiResponse``.
     public static func makeFetcher(settings: GeminiSettings, http: any HTTPClient) -> HTTPQuoteFetcher {
         HTTPQuoteFetcher(http: http) { request in
-            HTTPRequest(url: "\(settings.baseURL)/v1/pubticker/\((request.asset + request.currency).lowercased())",
+            HTTPRequest(url: "\(settings.baseURL)/v1/pubticker/\(symbol(for: request))",
                         headers: [HTTPHeader("Accept", "application/json")])
         } read: { response, request in
             try GeminiResponse.quote(from: response, for: request, provider: name)
         }
+    }
+
+    /// Gemini's symbol for a pair, as its ticker URL and its market data feed's URL spell
+    /// it: asset and currency in lower case, `btcusd` for BTC-USD.
+    public static func symbol(for request: QuoteRequest) -> String {
+        (request.asset + request.currency).lowercased()
     }
 }

@@ -80,6 +80,21 @@ struct DescriptorReaderTests {
         }
     }
 
+    @Test func aDescriptorOfAnEarlierMinorLoadsAndNothingPastItsSizeIsRead() throws {
+        let size1_2 = try #require(MemoryLayout<ph_plugin_descriptor>.offset(of: \ph_plugin_descriptor.stream))
+        // What lies past a 1.2 descriptor is not the plugin's: were it read as a stream, it would crash.
+        let plugin = try read {
+            $0.abi_minor = 2
+            $0.descriptor_size = UInt32(size1_2)
+            $0.stream = UnsafePointer(bitPattern: 0x10)
+        }.get()
+        #expect(plugin.abiVersion == "1.2")
+        #expect(plugin.fetcherNames == ["demo"])
+        #expect(plugin.stream == nil)
+        #expect(reason(read { $0.descriptor_size = UInt32(size1_2 - 8) })
+                == "descriptor_size is \(size1_2 - 8) bytes, smaller than the \(size1_2) of ABI 1.0: the plugin was built against a broken header")
+    }
+
     @Test func problemsFoundAfterTheNameCarryTheProvider() {
         guard case .failure(let problem) = read(version: nil) else {
             Issue.record("a NULL version was accepted")
