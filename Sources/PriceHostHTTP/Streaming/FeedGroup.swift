@@ -174,6 +174,8 @@ final class FeedGroup: Sendable {
 
     /// Opens a connection for the current pairs and subscribes it; reports `.opened` or `.openFailed`.
     private func connect(handover: Bool) async {
+        // A moment for the pairs asked for together (a command's --asset list) to share the first connection.
+        if !handover { try? await Task.sleep(for: .milliseconds(20)) }
         await runner.pacer.takeTurn()
         let pairs = StreamPairs(state.withLock { $0.pairs })
         guard let url = runner.stream.connectionURL(base: runner.baseURL, pairs: pairs) else {

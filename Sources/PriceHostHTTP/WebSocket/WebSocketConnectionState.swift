@@ -44,6 +44,10 @@ package struct WebSocketConnectionState: Sendable {
     package var maximumMessageSize: Int { assembler.maximumMessageSize }
 
     var parser: WebSocketFrameParser
+    /// The pings of the current second: a server that sends more than ``maximumPingsPerSecond`` is flooding.
+    var pingWindow: (start: ContinuousClock.Instant, count: Int)?
+    /// More pings than this in one second end the connection with 1008: answering each would let a server make us write without bound.
+    package static let maximumPingsPerSecond = 50
     var assembler: WebSocketMessageAssembler
     /// Where masking keys come from: the system's generator, or a seeded one in tests.
     var random: any RandomNumberGenerator & Sendable
@@ -95,6 +99,7 @@ package struct WebSocketConnectionState: Sendable {
             }
         case .ping:
             guard phase == .open else { return }
+            try countPing()
             append(WebSocketFrame(opcode: .pong, payload: frame.payload), to: &output.outgoing)
         case .pong:
             guard phase == .open else { return }
@@ -108,6 +113,19 @@ package struct WebSocketConnectionState: Sendable {
             }
             phase = .closed
             output.events.append(.closed(code: code, reason: reason))
+        }
+    }
+
+    /// Counts a ping in its second; past the limit, the server is flooding.
+    private mutating func countPing() throws(WebSocketError) {
+        let now = ContinuousClock.now
+        if let window = pingWindow, now - window.start < .seconds(1) {
+            pingWindow = (window.start, window.count + 1)
+        } else {
+            pingWindow = (now, 1)
+        }
+        if let window = pingWindow, window.count > Self.maximumPingsPerSecond {
+            throw .pingFlood(limit: Self.maximumPingsPerSecond)
         }
     }
 

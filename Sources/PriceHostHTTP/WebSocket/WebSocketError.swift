@@ -51,6 +51,13 @@ package struct WebSocketError: Error, CustomStringConvertible, Equatable, Sendab
                        description: "WebSocket protocol error (closing with 1002): \(detail)")
     }
 
+    /// More pings in one second than `limit`: the connection is closed with 1008 (policy violation).
+    package static func pingFlood(limit: Int) -> WebSocketError {
+        let detail = "a flood of pings, more than \(limit) in one second"
+        return WebSocketError(code: .protocolError, closeCode: .policyViolation, detail: detail,
+                              description: "WebSocket server misbehaved (closing with 1008): \(detail)")
+    }
+
     /// A message longer than `limit`: the connection is closed with 1009.
     package static func messageTooBig(atLeast size: Int, limit: Int) -> WebSocketError {
         let detail = "a message of at least \(size) bytes, over the limit of \(limit)"

@@ -46,6 +46,17 @@ struct WebSocketConnectionStateTests {
         #expect(try Self.sent(output) == [WebSocketFrame(opcode: .pong, payload: payload), WebSocketFrame(opcode: .pong)])
     }
 
+    @Test func aFloodOfPingsEndsTheConnectionWith1008AfterTheLimit() throws {
+        var state = WebSocketConnectionState.testing()
+        let limit = WebSocketConnectionState.maximumPingsPerSecond
+        let allowed = state.feed((0..<limit).flatMap { _ in ServerFrames.frame(.ping) })
+        #expect(allowed.events.isEmpty)
+        #expect(try Self.sent(allowed).count == limit)
+        let flood = state.feed(ServerFrames.frame(.ping))
+        #expect(flood.events == [.protocolError(.pingFlood(limit: limit))])
+        #expect(try Self.sent(flood) == [WebSocketFrame(opcode: .close, payload: [0x03, 0xF0])])
+    }
+
     @Test(arguments: [
         (ServerFrames.frame(.continuation, [1]), WebSocketError.protocolViolation("a continuation frame with no message in progress")),
         (ServerFrames.text("a", fin: false) + ServerFrames.text("b"),
