@@ -115,7 +115,34 @@ struct StreamSandbox {
         }
     }
 
+    /// Starts `pricehost watch --stream ARGUMENTS` in the background.
+    func startWatch(_ arguments: [String], environment: [String: String] = [:]) throws -> BackgroundProcess {
+        try BackgroundProcess(BuiltProducts.pricehost, ["watch", "--stream"] + arguments + ["--config", sandbox.configPath],
+                              environment: environment, currentDirectory: sandbox.directory.path)
+    }
+
     func remove() { sandbox.remove() }
+}
+
+/// Coinbase Exchange's feed messages, as its documentation shows them, for scripted venues.
+enum CoinbaseFeed {
+    static let subscriptions = #"{"type":"subscriptions","channels":[{"name":"heartbeat","product_ids":["BTC-USD"]},{"name":"ticker","product_ids":["BTC-USD"]}]}"#
+
+    /// A `ticker` message for `product` at `price`, stamped `time`.
+    static func ticker(_ price: String, product: String = "BTC-USD", sequence: Int, at time: Date) -> String {
+        #"{"type":"ticker","sequence":\#(sequence),"product_id":"\#(product)","price":"\#(price)","open_24h":"63210.45","volume_24h":"8123.45678901","low_24h":"62980.00","high_24h":"64512.77","volume_30d":"301245.98765432","best_bid":"\#(price)","best_bid_size":"0.41002311","best_ask":"\#(price)","best_ask_size":"0.02011870","side":"buy","time":"\#(iso(time))","trade_id":\#(sequence),"last_size":"0.00512000"}"#
+    }
+
+    /// A `heartbeat` message.
+    static func heartbeat(_ product: String = "BTC-USD", sequence: Int, at time: Date) -> String {
+        #"{"type":"heartbeat","sequence":\#(sequence),"last_trade_id":\#(sequence),"product_id":"\#(product)","time":"\#(iso(time))"}"#
+    }
+
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
 }
 
 /// The JSON objects of a command's stdout lines.

@@ -41,6 +41,27 @@ public final class BackgroundProcess {
     /// Everything written to stderr so far.
     public var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
+    /// Everything written to stdout so far.
+    public var standardOutput: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+    /// stdout's complete lines so far.
+    public var outputLines: [String] {
+        let text = standardOutput
+        let complete = text.hasSuffix("\n") ? text : String(text[..<(text.lastIndex(of: "\n") ?? text.startIndex)])
+        return complete.split(separator: "\n").map(String.init)
+    }
+
+    /// Waits (at most `seconds`) until `done` holds for stdout's lines; false if it never did.
+    public func waitForOutput(within seconds: Double = 30, until done: ([String]) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if done(outputLines) { return true }
+            guard process.isRunning else { return done(outputLines) }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// stderr's lines so far.
     public var errorLines: [String] { standardError.split(separator: "\n").map(String.init) }
 

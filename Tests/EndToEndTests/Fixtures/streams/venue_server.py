@@ -59,16 +59,19 @@ class Venue:
         except Exception as error:  # the client may leave mid-step; the tests read CLOSED
             log("ERROR %d %r" % (number, error))
         finally:
-            reader.cancel()
-            log("CLOSED %d %s" % (number, ws.close_code))
+            await ws.wait_closed()
+            await reader
 
     async def read(self, ws, number, inbox):
+        # Logs the close as soon as it happens, whatever step the script is at.
         try:
             async for message in ws:
                 log("RECEIVED %d %s" % (number, message))
                 inbox.put_nowait(message)
         except Exception:
             pass
+        await ws.wait_closed()
+        log("CLOSED %d %s" % (number, ws.close_code))
 
     async def run(self, ws, step, inbox):
         kind = step[0]
@@ -94,8 +97,9 @@ class Venue:
         elif kind == "raw":
             ws.transport.write(bytes.fromhex(step[1]))
         elif kind == "pings":
-            for index in range(step[1]):
-                await ws.ping(str(index))
+            for _ in range(step[1]):
+                self.pings = getattr(self, "pings", 0) + 1
+                await ws.ping(str(self.pings))
         elif kind == "big":
             await ws.send("x" * step[1])
         elif kind == "hold":
