@@ -12,7 +12,11 @@ import Testing
 ///
 /// Each test loads its own copy of `libKrakenProvider.so`: a plugin keeps the
 /// services table it was handed in a global, and `OlderHostTests` calls the
-/// built file's entry with tables of its own; a copy is a library of its own.
+/// built file's entry with tables of its own; a copy is a library of its own,
+/// with its own log. The copies stay until the process ends, as the compiled
+/// test plugins do: a file removed while loaded frees its inode for the next
+/// copy, which `dlopen` (and the host's ``LibraryCache``) would then take for the
+/// library already loaded.
 struct KrakenStreamTests {
     /// The plugin's feed, and what the plugin logged.
     struct Feed {
@@ -23,12 +27,14 @@ struct KrakenStreamTests {
         var lines: [String] { logged.withLock { $0 } }
     }
 
+    /// Where this process's copies go.
+    static let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-kraken-stream-\(getpid())").path
+
     static func load() throws -> Feed {
-        let directory = try TemporaryDirectory(prefix: "kraken-stream")
-        defer { directory.remove() }  // dlopen has mapped it; the file can go
-        let copy = directory.file("libKrakenStreamTest.so")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/libKrakenStream-\(UUID().uuidString).so"
         try FileManager.default.copyItem(atPath: BuiltProducts.plugin("libKrakenProvider.so"), toPath: copy)
-        let config = try ConfigParser.parse(Array("{}".utf8), path: directory.file("plugins.json"), environment: [:])
+        let config = try ConfigParser.parse(Array("{}".utf8), path: directory + "/plugins.json", environment: [:])
         let logged = Lock<[String]>([])
         let diagnostics = Diagnostics(threshold: .debug, sink: { line in logged.withLock { $0.append(line) } })
         let loader = PluginLoader(searchPath: PluginSearchPath(config: config, environment: [:], executableDirectory: nil),
