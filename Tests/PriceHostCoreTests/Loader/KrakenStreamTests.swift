@@ -155,6 +155,16 @@ struct KrakenStreamTests {
         #expect(feed.stream.read(message, pairs: Self.both) == [Self.quote(Self.eth, "3200.45", 0), Self.quote(Self.btc, "64000.10", 0)])
     }
 
+    @Test func aMessageIsReadNoFurtherThanItsConnectionsPairsCouldNeed() throws {
+        let feed = try Self.load()
+        let elements = (0..<20).map { #"{"symbol":"X\#($0)/USD","last":1.5}"# } + [#"{"symbol":"BTC/USD","last":64000.1}"#]
+        let message = #"{"channel":"ticker","type":"snapshot","data":[\#(elements.joined(separator: ","))]}"#
+        #expect(feed.stream.read(message, pairs: Self.both) == [])  // 2 pairs: the first 12 elements
+        #expect(feed.lines.count == 1 && feed.lines[0].contains("a ticker message with 21 elements for 2 pairs; reading the first 12"), "\(feed.lines)")
+        #expect(feed.stream.read(message, pairs: StreamPairs((0..<7).map { QuoteRequest(asset: "A\($0)", currency: "USD") } + [Self.btc]))
+                == [Self.quote(Self.btc, "64000.1", 0)])
+    }
+
     @Test func aRefusedSubscriptionIsAnErrorInTheVenuesWords() throws {
         let feed = try Self.load()
         let refused = #"{"error":"Currency pair not supported XYZ/USD","method":"subscribe","success":false,"symbol":"XYZ/USD","time_in":"2026-11-26T10:00:00.101204Z","time_out":"2026-11-26T10:00:00.101263Z"}"#
