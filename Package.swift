@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "CoinGeckoProvider", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI"], path: "Plugins/CoinGeckoProvider/Export"),
         // A plugin in plain C, proving the boundary is language-neutral.
         .target(name: "PegProvider", dependencies: ["CProviderABI"], path: "Plugins/PegProvider"),
-        // Kraken's ticker in C on the host's JSON services (ABI 1.2).
+        // Kraken's ticker in C on the host's JSON services (ABI 1.2), and its WebSocket feed (ABI 1.3).
         .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.

@@ -43,8 +43,13 @@
 /* Can the sink's `function` be called? */
 #define SINK_HAS(sink, function) (COVERS(sink, ph_stream_sink, function) && (sink)->function != NULL)
 
-/* The most elements of one message's `data` read; Kraken sends one. */
+/*
+ * The most elements of one message's `data` read: Kraken sends one, and each
+ * read parses the whole message again, so a message is read no further than
+ * its connection's pairs could need (twice over, and a few), nor past 256.
+ */
 #define MAX_ELEMENTS 256
+#define SPARE_ELEMENTS 8
 /* Warnings about the venue's messages: the first few, then one in every so many. */
 #define LOGGED_FIRST 10
 #define LOGGED_EVERY 1000
@@ -302,9 +307,11 @@ static void read_ticker(const char *text, size_t length, const ph_stream_sink *s
     }
     if (!SINK_HAS(sink, quote)) return;
     unsigned long elements = strtoul(count, NULL, 10);
-    if (elements > MAX_ELEMENTS) {
-        warn("a ticker message with %lu elements; reading the first %d", elements, MAX_ELEMENTS);
-        elements = MAX_ELEMENTS;
+    size_t pairs = COVERS(sink, ph_stream_sink, pair_count) ? sink->pair_count : 0;
+    size_t limit = pairs < (MAX_ELEMENTS - SPARE_ELEMENTS) / 2 ? pairs * 2 + SPARE_ELEMENTS : MAX_ELEMENTS;
+    if (elements > limit) {
+        warn("a ticker message with %lu elements for %zu pairs; reading the first %zu", elements, pairs, limit);
+        elements = limit;
     }
     for (size_t index = 0; index < elements; index++) read_ticker_element(text, length, index, sink);
 }

@@ -38,12 +38,14 @@ struct ContractListTests {
         }
     }
 
-    /// The keys listed in `text` from `opening` up to the first `closing`, as back-quoted or bare words.
+    /// The keys listed in `text` from `opening` up to the first `closing`, as back-quoted or bare words:
+    /// camel-case words, and the host's keys that are one lower-case word.
     static func keys(in text: String, after opening: String, until closing: String) throws -> Set<String> {
         let start = try #require(text.range(of: opening))
         let end = try #require(text.range(of: closing, range: start.upperBound..<text.endIndex))
         let words = text[start.upperBound..<end.lowerBound].split { !$0.isLetter }
-        return Set(words.map(String.init).filter { $0.first?.isLowercase == true && $0.contains { $0.isUppercase } || ["burst"].contains($0) })
+        let oneWordKeys = Set(ProviderPolicy.keys.filter { $0.allSatisfy(\.isLowercase) })  // burst, stream
+        return Set(words.map(String.init).filter { $0.first?.isLowercase == true && $0.contains { $0.isUppercase } || oneWordKeys.contains($0) })
     }
 
     @Test func theHeaderListsEveryErrorCodeOfProviderABI() throws {

@@ -12,7 +12,11 @@ import Testing
 ///
 /// Each test loads its own copy of `libKrakenProvider.so`: a plugin keeps the
 /// services table it was handed in a global, and `OlderHostTests` calls the
-/// built file's entry with tables of its own; a copy is a library of its own.
+/// built file's entry with tables of its own; a copy is a library of its own,
+/// with its own log. The copies stay until the process ends, as the compiled
+/// test plugins do: a file removed while loaded frees its inode for the next
+/// copy, which `dlopen` (and the host's ``LibraryCache``) would then take for the
+/// library already loaded.
 struct KrakenStreamTests {
     /// The plugin's feed, and what the plugin logged.
     struct Feed {
@@ -23,12 +27,14 @@ struct KrakenStreamTests {
         var lines: [String] { logged.withLock { $0 } }
     }
 
+    /// Where this process's copies go.
+    static let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-kraken-stream-\(getpid())").path
+
     static func load() throws -> Feed {
-        let directory = try TemporaryDirectory(prefix: "kraken-stream")
-        defer { directory.remove() }  // dlopen has mapped it; the file can go
-        let copy = directory.file("libKrakenStreamTest.so")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let copy = directory + "/libKrakenStream-\(UUID().uuidString).so"
         try FileManager.default.copyItem(atPath: BuiltProducts.plugin("libKrakenProvider.so"), toPath: copy)
-        let config = try ConfigParser.parse(Array("{}".utf8), path: directory.file("plugins.json"), environment: [:])
+        let config = try ConfigParser.parse(Array("{}".utf8), path: directory + "/plugins.json", environment: [:])
         let logged = Lock<[String]>([])
         let diagnostics = Diagnostics(threshold: .debug, sink: { line in logged.withLock { $0.append(line) } })
         let loader = PluginLoader(searchPath: PluginSearchPath(config: config, environment: [:], executableDirectory: nil),
@@ -147,6 +153,16 @@ struct KrakenStreamTests {
         let feed = try Self.load()
         let message = #"{"channel":"ticker","type":"snapshot","data":[{"symbol":"ETH/USD","last":3200.45},{"symbol":"DOGE/USD","last":0.1},{"symbol":"BTC/USD","last":64000.10}]}"#
         #expect(feed.stream.read(message, pairs: Self.both) == [Self.quote(Self.eth, "3200.45", 0), Self.quote(Self.btc, "64000.10", 0)])
+    }
+
+    @Test func aMessageIsReadNoFurtherThanItsConnectionsPairsCouldNeed() throws {
+        let feed = try Self.load()
+        let elements = (0..<20).map { #"{"symbol":"X\#($0)/USD","last":1.5}"# } + [#"{"symbol":"BTC/USD","last":64000.1}"#]
+        let message = #"{"channel":"ticker","type":"snapshot","data":[\#(elements.joined(separator: ","))]}"#
+        #expect(feed.stream.read(message, pairs: Self.both) == [])  // 2 pairs: the first 12 elements
+        #expect(feed.lines.count == 1 && feed.lines[0].contains("a ticker message with 21 elements for 2 pairs; reading the first 12"), "\(feed.lines)")
+        #expect(feed.stream.read(message, pairs: StreamPairs((0..<7).map { QuoteRequest(asset: "A\($0)", currency: "USD") } + [Self.btc]))
+                == [Self.quote(Self.btc, "64000.1", 0)])
     }
 
     @Test func aRefusedSubscriptionIsAnErrorInTheVenuesWords() throws {
