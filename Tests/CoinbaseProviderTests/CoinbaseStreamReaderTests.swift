@@ -9,22 +9,16 @@ struct CoinbaseStreamReaderTests {
     static let pairs = [btc, eth]
     let reader = CoinbaseStreamReader()
 
-    /// A ticker in Coinbase's documented layout, with `fields` replaced (a `nil` value removes the field).
-    static func ticker(_ fields: [String: String?] = [:]) -> String {
-        var members: [(String, String)] = [
+    /// A ticker in Coinbase's documented layout, with `changes` (a `nil` value removes the field).
+    static func ticker(_ changes: [String: String?] = [:]) -> String {
+        JSONObjectText.make([
             ("type", #""ticker""#), ("sequence", "109876543210"), ("product_id", #""BTC-USD""#), ("price", #""64000.10""#),
             ("open_24h", #""63210.45""#), ("best_bid", #""64000.09""#), ("best_ask", #""64000.10""#), ("side", #""buy""#),
             ("time", #""2026-11-20T12:00:00.283114Z""#), ("trade_id", "765432101"), ("last_size", #""0.00512000""#),
-        ]
-        for (key, value) in fields {
-            if let index = members.firstIndex(where: { $0.0 == key }) { members.remove(at: index) }
-            if let value { members.append((key, value)) }
-        }
-        return "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        ], changing: changes)
     }
 
     @Test func recordedFeedGivesEachTickersSequenceThenItsExactPrice() throws {
-        let messages = try RecordedFeed.messages("coinbase")
         func trade(_ sequence: Int64, _ pair: QuoteRequest, _ amount: String, _ milliseconds: Int64) -> [StreamEvent] {
             [.sequence(sequence, scope: pair.pair), .quote(StreamQuote(pair, amount: amount, timestampMilliseconds: milliseconds))]
         }
@@ -40,10 +34,7 @@ struct CoinbaseStreamReaderTests {
             [.heartbeat], [.heartbeat],
             trade(109_876_543_991, Self.btc, "64001.80", 1_795_176_003_507),
         ]
-        #expect(messages.count == expected.count)
-        for (message, events) in zip(messages, expected) {
-            #expect(reader.read(message, pairs: Self.pairs) == events, "\(message)")
-        }
+        #expect(try RecordedFeed.readings("coinbase", by: reader, pairs: Self.pairs) == expected)
     }
 
     @Test func oneSubscribeCarriesEveryProductOnBothChannels() throws {
