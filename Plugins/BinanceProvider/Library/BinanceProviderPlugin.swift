@@ -1,6 +1,7 @@
 import ProviderABI
 
-/// The Binance provider: latest prices from Binance's public API, over the host's HTTP.
+/// The Binance provider: latest prices from Binance's public API, over the host's HTTP,
+/// and from its ticker streams.
 ///
 /// Binance quotes crypto in stablecoins (`BTCUSDT`), not in US dollars: `USD`
 /// is answered only through `currencyAliases` (``BinanceSettings``).
@@ -25,5 +26,23 @@ public enum BinanceProviderPlugin: ProviderPlugin {
         } read: { response, request in
             try BinanceResponse.quote(from: response, for: request, symbol: settings.symbol(for: request), provider: name)
         }
+    }
+
+    /// Binance's ticker streams, ``makeStream(settings:)``, with the aliases of the settings.
+    /// - Throws: ``ProviderError`` `.invalidSettings`, as ``makeFetchers(context:)``.
+    public static func makeStream(context: PluginContext) throws -> StreamFeed? {
+        makeStream(settings: try BinanceSettings(context.settings))
+    }
+
+    /// `wss://stream.binance.com:9443/ws`, read by ``BinanceStreamReader``, within Binance's
+    /// documented limits: 1024 streams a connection (one a pair); 300 connection attempts in
+    /// 5 minutes from one IP address, of which the host makes at most 250, leaving room for
+    /// other clients of the address; a connection lasts 24 hours, so the host hands over to
+    /// a new one before. (Binance.US has its own feed: set `streamURL` to
+    /// `wss://stream.binance.us:9443/ws` beside its `baseURL`.)
+    public static func makeStream(settings: BinanceSettings) -> StreamFeed {
+        StreamFeed(url: "wss://stream.binance.com:9443/ws", reader: BinanceStreamReader(settings: settings),
+                   maxPairsPerConnection: 1024, connectLimit: StreamConnectLimit(attempts: 250, per: .seconds(300)),
+                   maximumConnectionLifetime: .seconds(86_400))
     }
 }

@@ -1,6 +1,7 @@
 import ProviderABI
 
-/// The Gemini provider: last trade prices from Gemini's public ticker, over the host's HTTP.
+/// The Gemini provider: last trade prices from Gemini's public ticker, over the host's HTTP,
+/// and from its market data feed.
 public enum GeminiProviderPlugin: ProviderPlugin {
     /// The provider name, `gemini`.
     public static let name = "gemini"
@@ -21,6 +22,21 @@ public enum GeminiProviderPlugin: ProviderPlugin {
         } read: { response, request in
             try GeminiResponse.quote(from: response, for: request, provider: name)
         }
+    }
+
+    /// Gemini's market data feed, ``makeStream()``; it takes no settings.
+    public static func makeStream(context: PluginContext) throws -> StreamFeed? {
+        makeStream()
+    }
+
+    /// `wss://api.gemini.com/v1/marketdata`, one connection a pair, each at its own URL
+    /// (``GeminiStreamReader/connectionURL(base:pairs:)``). Gemini publishes no limit of its
+    /// own for WebSocket connections; its public API allows 120 requests a minute from one
+    /// address and asks for no more than one a second, and the REST fallback draws on the
+    /// same allowance: the host opens at most 60 connections a minute.
+    public static func makeStream() -> StreamFeed {
+        StreamFeed(url: "wss://api.gemini.com/v1/marketdata", reader: GeminiStreamReader(), maxPairsPerConnection: 1,
+                   connectLimit: StreamConnectLimit(attempts: 60, per: .seconds(60)))
     }
 
     /// Gemini's symbol for a pair, as its ticker URL and its market data feed's URL spell
