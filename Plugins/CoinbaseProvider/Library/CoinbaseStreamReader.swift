@@ -3,29 +3,26 @@ import ProviderABI
 
 /// Reads Coinbase Exchange's WebSocket feed (`wss://ws-feed.exchange.coinbase.com`):
 /// one `subscribe` for all of a connection's products on the `heartbeat` and `ticker`
-/// channels, then JSON messages told apart by `type`.
+/// channels, then one message a line of JSON, told apart by `type`.
 ///
 /// - `ticker`: the last trade of `product_id` at `price` (a decimal string, kept as
-///   written), at `time` (ISO 8601 with microseconds, cut to the millisecond).
-/// - `heartbeat`: sent every second for each product, and a sign of life.
+///   written), at `time` (ISO 8601 with microseconds, cut to the millisecond). Its
+///   `sequence` is reported first, scoped to the product. That number counts every event
+///   of the product's order book, and the channel sends only trades, so consecutive
+///   tickers skip numbers as a rule: what it tells the host is the order, not a loss.
+/// - `heartbeat`: sent every second for each product, and a sign of life; its `sequence`
+///   is not reported, since it runs on past the last ticker's in the same count.
 /// - `error` (a refused subscription, a malformed request): `.error` with Coinbase's
 ///   `message` and `reason`, and the host reconnects.
 /// - `subscriptions` (the acknowledgement) and any other type: nothing. Coinbase adds
 ///   types at will and asks clients to ignore those they do not know.
 ///
-/// No `sequence` is reported, the tickers' nor the heartbeats'. To the host a feed's
-/// sequence goes up by one a message, so that a jump means a lost message; Coinbase's
-/// counts every event of the product's order book (orders received, opened, done,
-/// matched), which only the `full` channel carries, so it jumps between two tickers as
-/// a rule and every ticker would count as a gap. Order needs no sequence: the host
-/// drops a quote older than the pair's last.
-///
 /// What does not fit: a message that is not JSON, a ticker for a product the connection
 /// did not ask, or a ticker whose `price` is missing, not a string, not a decimal or not
-/// above zero gives nothing, and never `.error`: an error makes the host drop the
-/// connection, which cannot mend a message Coinbase sent, and a venue that sent such
-/// tickers steadily would be reconnected to the limit. The pair's last price stands
-/// until a good ticker comes.
+/// above zero gives no quote (its sequence is still reported), and never `.error`:
+/// an error makes the host drop the connection, which cannot mend a message Coinbase
+/// sent, and a venue that sent such tickers steadily would be reconnected to the limit.
+/// The pair's last price stands until a good ticker comes.
 public struct CoinbaseStreamReader: StreamReader {
     /// The channels every connection subscribes to: `heartbeat` keeps quiet products alive, `ticker` carries the prices.
     public static let channels = ["heartbeat", "ticker"]
@@ -63,10 +60,16 @@ public struct CoinbaseStreamReader: StreamReader {
     }
 
     private func ticker(_ root: JSONCursor, pairs: [QuoteRequest]) -> [StreamEvent] {
-        guard let product = try? root.member("product_id").string(), let pair = pairs.first(where: { $0.pair == product }),
-              let price = try? root.member("price"), (try? price.positivePrice()) != nil, let amount = try? price.string() else { return [] }
-        let time = (try? root.member("time").string()).flatMap(Self.milliseconds(iso8601:))
-        return [.quote(StreamQuote(pair, amount: amount, timestampMilliseconds: time))]
+        guard let product = try? root.member("product_id").string(), let pair = pairs.first(where: { $0.pair == product }) else { return [] }
+        var events: [StreamEvent] = []
+        if case .number(let text)? = try? root.member("sequence").value, let sequence = Int64(text) {
+            events.append(.sequence(sequence, scope: product))
+        }
+        if let price = try? root.member("price"), (try? price.positivePrice()) != nil, let amount = try? price.string() {
+            let time = (try? root.member("time").string()).flatMap(Self.milliseconds(iso8601:))
+            events.append(.quote(StreamQuote(pair, amount: amount, timestampMilliseconds: time)))
+        }
+        return events
     }
 
     /// `Failed to subscribe: ZZZ-USD is not a valid product`, from `message` and `reason`, one printable line.
