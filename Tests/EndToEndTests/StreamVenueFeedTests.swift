@@ -69,7 +69,7 @@ struct StreamVenueFeedTests {
         if let subscribe = venue.subscribe {
             #expect(server.received.first?.1.hasPrefix(subscribe) == true, "\(venue): \(server.received)")
         } else {
-            #expect(server.server.log.contains("CONNECTED 1 /v1/marketdata/BTCUSD?trades=true&heartbeat=true"), "\(server.server.log)")
+            #expect(server.server.log.contains("CONNECTED 1 /v1/marketdata/btcusd?trades=true&heartbeat=true"), "\(server.server.log)")
         }
     }
 }
