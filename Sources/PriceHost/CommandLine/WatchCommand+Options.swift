@@ -21,7 +21,7 @@ extension WatchCommand {
         },
         Option("--ticks", value: "N", help: nil) { watch, value throws(UsageError) in
             guard let count = Int(value), (1...1_000_000).contains(count) else {
-                throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)' (with --stream: lines)")
+                throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)'")
             }
             watch.ticks = count
         },
