@@ -4,7 +4,7 @@ import ProviderABI
 /// Reads a plugin's descriptor defensively: magic first, then the major
 /// version, then the sizes, and only then the rest, copying no more bytes
 /// than the plugin says its structs have (newer fields read as zero).
-enum DescriptorReader {
+package enum DescriptorReader {
     package struct Problem: Error {
         package var reason: String
         /// The provider name, when it had been read before the problem was found.

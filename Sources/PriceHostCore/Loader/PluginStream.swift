@@ -28,7 +28,7 @@ package struct PluginStream: @unchecked Sendable {
 
     /// Reads the plugin's `ph_stream`, checking what the host relies on.
     /// - Returns: the stream, or why it is unusable.
-    static func read(_ pointer: UnsafePointer<ph_stream>, provider: String) -> Result<PluginStream, DescriptorReader.Problem> {
+    package static func read(_ pointer: UnsafePointer<ph_stream>, provider: String) -> Result<PluginStream, DescriptorReader.Problem> {
         let size = CStruct.declaredSize(of: pointer)
         guard (minimumSize...DescriptorReader.maximumStructSize).contains(size) else {
             return .failure(DescriptorReader.Problem(provider: provider, reason: "its stream has struct_size \(size); a 1.3 ph_stream has \(minimumSize) to \(DescriptorReader.maximumStructSize)"))

@@ -3,9 +3,9 @@ import Glibc
 
 /// Builds the C `ph_stream` for a Swift ``StreamFeed``: the host calls these
 /// functions from its connections' threads, and they call the ``StreamReader``.
-enum CStreamBridge {
+package enum CStreamBridge {
     /// A `ph_stream` that lives for the rest of the process (the host never unloads a plugin).
-    static func makeStream(_ feed: StreamFeed) -> UnsafePointer<ph_stream> {
+    package static func makeStream(_ feed: StreamFeed) -> UnsafePointer<ph_stream> {
         let box = Unmanaged.passRetained(StreamBox(reader: feed.reader)).toOpaque()
         let stream = UnsafeMutablePointer<ph_stream>.allocate(capacity: 1)
         stream.initialize(to: ph_stream(

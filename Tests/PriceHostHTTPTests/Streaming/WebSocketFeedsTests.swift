@@ -1,0 +1,86 @@
+import CProviderABI
+import ConcurrencyHelpers
+import Foundation
+import PriceHostCore
+@testable import PriceHostHTTP
+import PriceHostTesting
+import ProviderABI
+import Testing
+
+/// The host's feeds in process, against Python's `websockets` echo server: a feed whose
+/// subscribe messages are quotes comes back as updates, through the C bridge a Swift
+/// plugin uses, the host's `PluginStream`, and ``WebSocketFeeds``. Run under TSan in CI:
+/// readers, timers, the watchdog and listeners all touch the runner's state.
+@Suite(.timeLimit(.minutes(1)))
+struct WebSocketFeedsTests {
+    /// Reads `quote ASSET CURRENCY AMOUNT MILLISECONDS` messages; subscribes by sending one per pair
+    /// (an echo server sends it back), with amounts from `amounts`.
+    struct EchoReader: StreamReader {
+        let amounts: [String]
+
+        func subscribeMessages(for pairs: [QuoteRequest]) -> [String] {
+            pairs.flatMap { pair in
+                amounts.enumerated().map { index, amount in "quote \(pair.asset) \(pair.currency) \(amount) \(1_700_000_000_000 + index)" }
+            }
+        }
+
+        func read(_ message: String, pairs: [QuoteRequest]) -> [StreamEvent] {
+            let words = message.split(separator: " ").map(String.init)
+            guard words.count == 5, words[0] == "quote", let milliseconds = Int64(words[4]) else { return [] }
+            return [.quote(StreamQuote(asset: words[1], currency: words[2], amount: words[3], timestampMilliseconds: milliseconds))]
+        }
+    }
+
+    /// REST that must not be asked: the feed stays fresh.
+    struct NoREST: PriceFetcher {
+        func fetchQuote(for request: QuoteRequest) async throws -> Quote {
+            throw ProviderError(.unavailable, "REST was asked while the feed was fresh")
+        }
+    }
+
+    static func feeds(url: String, amounts: [String]) throws -> WebSocketFeeds {
+        let pointer = CStreamBridge.makeStream(StreamFeed(url: url, reader: EchoReader(amounts: amounts)))
+        let stream = try PluginStream.read(pointer, provider: "echo").get()
+        var policy = ProviderPolicy()
+        policy.stream.staleAfter = .seconds(30)
+        return WebSocketFeeds(sources: ["echo": .init(stream: stream, policy: policy, rest: NoREST())],
+                              diagnostics: Diagnostics(threshold: .error))
+    }
+
+    @Test func twoListenersOfTwoPairsShareOneConnectionAndGetEveryQuoteInOrder() async throws {
+        guard WebSocketFixtureServer.available(for: #function) else { return }
+        let server = try await WebSocketFixtureServer.start(["echo"])
+        defer { server.stop() }
+        let feeds = try Self.feeds(url: server.url(), amounts: ["64000.1", "64001.25", "64002.5"])
+        #expect(feeds.hasFeed("echo") && !feeds.hasFeed("other") && feeds.providers == ["echo"])
+        let received = Lock<[String: [String]]>([:])
+        let pairs = [QuoteRequest(asset: "BTC", currency: "USD"), QuoteRequest(asset: "ETH", currency: "USD")]
+        var subscriptions: [FeedSubscription] = []
+        for pair in pairs {
+            for listener in 0..<2 {
+                let subscription = feeds.subscribe(provider: "echo", pair: pair) { update in
+                    #expect(update.source == .stream && update.quote.provider == "echo")
+                    received.withLock { $0["\(pair.pair)#\(listener)", default: []].append(DecimalAmount.format(update.quote.amount)) }
+                }
+                subscriptions.append(try #require(subscription))
+            }
+        }
+        #expect(feeds.subscribe(provider: "other", pair: pairs[0]) { _ in } == nil)
+        // Bounded: 10 s in steps of 10 ms.
+        for _ in 0..<1_000 where received.withLock({ $0.values.map(\.count).reduce(0, +) }) < 12 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        for pair in pairs {
+            for listener in 0..<2 {
+                #expect(received.withLock { $0["\(pair.pair)#\(listener)"] } == ["64000.1", "64001.25", "64002.5"], "\(pair.pair)#\(listener)")
+            }
+        }
+        let metrics = feeds.metricsText()
+        #expect(metrics.contains(#"pricehost_stream_state{provider="echo"} 1"#), "\(metrics)")
+        #expect(metrics.contains(#"pricehost_stream_messages_total{provider="echo"} "#))
+        // The pairs asked for together went on the first connection: no hand-over.
+        #expect(metrics.contains(#"pricehost_stream_reconnects_total{provider="echo"} 0"#), "\(metrics)")
+        for subscription in subscriptions { subscription.cancel() }
+        await feeds.stop()
+    }
+}
