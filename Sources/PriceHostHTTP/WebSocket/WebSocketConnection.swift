@@ -53,13 +53,20 @@ package final class WebSocketConnection: Sendable {
         let parsed = try WebSocketURL(url)
         let handshake = try WebSocketHandshake(url: parsed, protocols: options.protocols, extraHeaders: options.headers)
         let curl = try library(options.libraryName, for: parsed)
-        let result: Result<WebSocketConnection, WebSocketError> = await withCheckedContinuation { continuation in
-            let opened = OpenRequest(curl: curl, handshake: handshake, options: options, continuation: continuation)
+        let handoff = OpenRequest.Handoff(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let opened = OpenRequest(curl: curl, handshake: handshake, options: options, handoff: handoff, continuation: continuation)
             guard DetachedThread.start({ WebSocketIOLoop.run(opened) }) else {
-                continuation.resume(returning: .failure(.connect(.unavailable, parsed, "the system refused a thread for the connection")))
+                opened.answer(.failure(.connect(.unavailable, parsed, "the system refused a thread for the connection")))
                 return
             }
         }
+        // Taken out, so the connection's thread keeps no reference: releasing the connection must reach `abandon`.
+        let result = handoff.withLock { answer in
+            defer { answer = nil }
+            return answer
+        }
+        guard let result else { throw .connect(.unavailable, parsed, "the connection's thread ended without an answer") }
         return try result.get()
     }
 
@@ -111,8 +118,20 @@ package final class WebSocketConnection: Sendable {
 
 /// What the connection's thread needs to open it, and whom to tell.
 struct OpenRequest: Sendable {
+    /// Where the answer is left for the waiting task: under a pthread lock, so that ThreadSanitizer
+    /// sees everything the thread made (the connection, its core) happen before the task reads it;
+    /// a continuation resumed from a thread of our own is a hand-off TSan cannot see.
+    typealias Handoff = Lock<Result<WebSocketConnection, WebSocketError>?>
+
     let curl: LibCurl
     let handshake: WebSocketHandshake
     let options: WebSocketOptions
-    let continuation: CheckedContinuation<Result<WebSocketConnection, WebSocketError>, Never>
+    let handoff: Handoff
+    let continuation: CheckedContinuation<Void, Never>
+
+    /// Leaves `result` for the waiting task and wakes it; once.
+    func answer(_ result: Result<WebSocketConnection, WebSocketError>) {
+        handoff.withLock { $0 = result }
+        continuation.resume()
+    }
 }

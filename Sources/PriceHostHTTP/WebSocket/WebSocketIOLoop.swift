@@ -57,19 +57,18 @@ struct WebSocketIOLoop {
             stream = try CurlStream.open(curl: request.curl, url: url, options: request.options)
             upgrade = try handshake(request.handshake, on: stream, timeout: request.options.handshakeTimeout)
         } catch {
-            request.continuation.resume(returning: .failure(error))
+            request.answer(.failure(error))
             return nil
         }
         guard let wakePipe = WakePipe() else {
-            request.continuation.resume(returning: .failure(.connect(.unavailable, url, "no descriptor left for the connection's wake pipe")))
+            request.answer(.failure(.connect(.unavailable, url, "no descriptor left for the connection's wake pipe")))
             return nil
         }
         let (events, sink) = AsyncStream<WebSocketEvent>.makeStream()
         let core = WebSocketConnectionCore(url: url, state: WebSocketConnectionState(maximumMessageSize: request.options.maxMessageBytes),
                                            wakePipe: wakePipe, sink: sink)
         // Made in the call, so this thread keeps no reference: releasing the connection must reach `abandon`.
-        request.continuation.resume(returning: .success(WebSocketConnection(url: url, selectedProtocol: upgrade.selectedProtocol,
-                                                                            events: events, core: core)))
+        request.answer(.success(WebSocketConnection(url: url, selectedProtocol: upgrade.selectedProtocol, events: events, core: core)))
         var loop = WebSocketIOLoop(stream: stream, core: core, closeTimeout: request.options.closeTimeout)
         let ending = loop.run(startingWith: upgrade.remainder)
         return (core, ending, loop.waiters.map(\.waiter))
