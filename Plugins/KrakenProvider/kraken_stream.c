@@ -358,6 +358,8 @@ static const ph_stream stream = {
     .subscribe = subscribe,
     .unsubscribe = unsubscribe,
     .read = read_message,
+    /* Kraken sends a heartbeat every second on a quiet connection. */
+    .heartbeat_interval_ms = 1000,
 };
 
 const ph_stream *kraken_stream(const ph_host_services *services) {

@@ -33,10 +33,11 @@ public enum GeminiProviderPlugin: ProviderPlugin {
     /// (``GeminiStreamReader/connectionURL(base:pairs:)``). Gemini publishes no limit of its
     /// own for WebSocket connections; its public API allows 120 requests a minute from one
     /// address and asks for no more than one a second, and the REST fallback draws on the
-    /// same allowance: the host opens at most 60 connections a minute.
+    /// same allowance: the host opens at most 60 connections a minute. Gemini sends a heartbeat
+    /// every 5 s (`heartbeat=true`), as slow as the host's default staleness: said, so a quiet pair does not flap.
     public static func makeStream() -> StreamFeed {
         StreamFeed(url: "wss://api.gemini.com/v1/marketdata", reader: GeminiStreamReader(), maxPairsPerConnection: 1,
-                   connectLimit: StreamConnectLimit(attempts: 60, per: .seconds(60)))
+                   connectLimit: StreamConnectLimit(attempts: 60, per: .seconds(60)), heartbeatInterval: .seconds(5))
     }
 
     /// Gemini's symbol for a pair, as its ticker URL and its market data feed's URL spell

@@ -528,6 +528,14 @@ typedef struct ph_stream {
      * NUL-terminated) and reports what it meant through `sink`. Must not be NULL.
      */
     void (*read)(void *context, const char *text, size_t length, const ph_stream_sink *sink);
+    /**
+     * How often the venue sends something on a quiet connection (its heartbeat),
+     * in milliseconds; 0 = unknown. Unless the provider's `staleAfterSeconds`
+     * is set, the host waits at least twice this long before it calls the feed
+     * stale, so a venue whose heartbeat is as slow as the default staleness
+     * (Gemini's 5 s) does not flap.
+     */
+    uint32_t heartbeat_interval_ms;
 } ph_stream;
 
 /**

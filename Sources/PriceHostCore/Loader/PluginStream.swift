@@ -21,6 +21,8 @@ package struct PluginStream: @unchecked Sendable {
     package let maximumConnectionLifetime: Duration?
     /// An application-level ping: its text and interval.
     package let ping: (message: String, interval: Duration)?
+    /// How often the venue speaks on a quiet connection; `nil`: unknown.
+    package let heartbeatInterval: Duration?
     private let stream: ph_stream
 
     /// The smallest `ph_stream` a plugin may declare: the 1.3 layout.
@@ -52,11 +54,14 @@ package struct PluginStream: @unchecked Sendable {
             connectLimit: stream.max_connects > 0 && stream.connect_window_ms > 0
                 ? (Int(stream.max_connects), .milliseconds(Int64(stream.connect_window_ms))) : nil,
             maximumConnectionLifetime: stream.max_connection_ms > 0 ? .milliseconds(Int64(clamping: stream.max_connection_ms)) : nil,
-            ping: ping, stream: stream))
+            ping: ping, heartbeatInterval: stream.heartbeat_interval_ms > 0 ? .milliseconds(Int64(stream.heartbeat_interval_ms)) : nil,
+            stream: stream))
     }
 
     private init(provider: String, url: String, maxPairsPerConnection: Int?, connectLimit: (attempts: Int, window: Duration)?,
-                 maximumConnectionLifetime: Duration?, ping: (message: String, interval: Duration)?, stream: ph_stream) {
+                 maximumConnectionLifetime: Duration?, ping: (message: String, interval: Duration)?, heartbeatInterval: Duration?,
+                 stream: ph_stream) {
+        self.heartbeatInterval = heartbeatInterval
         self.provider = provider
         self.url = url
         self.maxPairsPerConnection = maxPairsPerConnection

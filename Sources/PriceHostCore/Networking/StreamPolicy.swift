@@ -7,8 +7,13 @@ package struct StreamPolicy: Sendable, Equatable {
     package var enabled = false
     /// `streamURL`: the feed's `ws://` or `wss://` URL instead of the one the plugin names (tests point it at loopback).
     package var url: String?
-    /// `staleAfterSeconds`: silence this long, heartbeats included, makes the feed stale (0.1 to 3600; default 5).
-    package var staleAfter: Duration = .seconds(5)
+    /// `staleAfterSeconds`: silence this long, heartbeats included, makes the feed stale (0.1 to 3600; default 5,
+    /// or twice the venue's heartbeat when that is longer: ``staleAfter(heartbeat:)``).
+    package var staleAfter: Duration = Self.defaultStaleAfter
+    /// Whether the config set `staleAfterSeconds`.
+    package var staleAfterIsSet = false
+    /// 5 s.
+    package static let defaultStaleAfter: Duration = .seconds(5)
     /// `fallbackIntervalSeconds`: how often REST polls while the feed is stale (0.1 to 3600; default 2).
     package var fallbackInterval: Duration = .seconds(2)
     /// `maxMessageBytes`: the largest feed message accepted (1024 to 67108864; default 1 MiB).
@@ -39,10 +44,20 @@ package struct StreamPolicy: Sendable, Equatable {
             }
             self.url = url
         }
-        if let value = try settings.optionalMember("staleAfterSeconds") { staleAfter = try Self.seconds(value, in: 0.1...3600) }
+        if let value = try settings.optionalMember("staleAfterSeconds") {
+            staleAfter = try Self.seconds(value, in: 0.1...3600)
+            staleAfterIsSet = true
+        }
         if let value = try settings.optionalMember("fallbackIntervalSeconds") { fallbackInterval = try Self.seconds(value, in: 0.1...3600) }
         if let value = try settings.optionalMember("maxMessageBytes") { maxMessageBytes = try value.integer(in: 1024...(64 << 20)) }
         if let value = try settings.optionalMember("streamLifetimeSeconds") { lifetime = try Self.seconds(value, in: 1...604_800) }
+    }
+
+    /// The silence that makes a feed stale, for a venue that speaks every `heartbeat` on a quiet
+    /// connection: `staleAfterSeconds` when set, else 5 s or twice the heartbeat, whichever is longer.
+    package func staleAfter(heartbeat: Duration?) -> Duration {
+        guard !staleAfterIsSet, let heartbeat else { return staleAfter }
+        return max(staleAfter, heartbeat * 2)
     }
 
     /// A number of seconds, fractions allowed: a duration, not money, so a binary float is the right type.

@@ -19,7 +19,7 @@ extension FeedGroup {
     /// Watches for silence: after `staleAfterSeconds` with no message the feed is stale,
     /// its connection is closed, and REST polls every `fallbackIntervalSeconds` until a message comes.
     func watch() async {
-        let staleAfter = runner.policy.stream.staleAfter
+        let staleAfter = runner.policy.stream.staleAfter(heartbeat: runner.stream.heartbeatInterval)
         let tick = min(staleAfter / 4, .milliseconds(250))
         while !Task.isCancelled {
             try? await Task.sleep(for: tick)

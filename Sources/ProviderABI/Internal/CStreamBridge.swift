@@ -21,7 +21,8 @@ package enum CStreamBridge {
             connection_url: connectionURL,
             subscribe: subscribe,
             unsubscribe: unsubscribe,
-            read: read))
+            read: read,
+            heartbeat_interval_ms: UInt32(clamping: milliseconds(feed.heartbeatInterval))))
         return UnsafePointer(stream)
     }
 

@@ -16,12 +16,17 @@ public struct StreamFeed: Sendable {
     public var maximumConnectionLifetime: Duration?
     /// An application-level ping the venue wants, if any.
     public var ping: StreamPing?
+    /// How often the venue sends something on a quiet connection (`nil`: unknown). Unless the
+    /// provider sets `staleAfterSeconds`, the host waits at least twice this before calling the feed stale.
+    public var heartbeatInterval: Duration?
     /// Subscribes and reads messages.
     public var reader: any StreamReader
 
     /// Creates a feed description.
     public init(url: String, reader: any StreamReader, maxPairsPerConnection: Int? = nil,
-                connectLimit: StreamConnectLimit? = nil, maximumConnectionLifetime: Duration? = nil, ping: StreamPing? = nil) {
+                connectLimit: StreamConnectLimit? = nil, maximumConnectionLifetime: Duration? = nil, ping: StreamPing? = nil,
+                heartbeatInterval: Duration? = nil) {
+        self.heartbeatInterval = heartbeatInterval
         self.url = url
         self.reader = reader
         self.maxPairsPerConnection = maxPairsPerConnection

@@ -26,6 +26,17 @@ struct StreamPolicyTests {
         #expect(stream.staleAfter == .seconds(5) && stream.fallbackInterval == .seconds(2) && stream.maxMessageBytes == 1 << 20)
     }
 
+    /// A venue whose heartbeat is as slow as the default staleness (Gemini's 5 s) is given twice
+    /// its heartbeat, unless the config says otherwise.
+    @Test func theDefaultStalenessAllowsTwoOfTheVenuesHeartbeats() throws {
+        let defaulted = try parse("{}").policy(for: "coinbase").stream
+        #expect(defaulted.staleAfter(heartbeat: nil) == .seconds(5))
+        #expect(defaulted.staleAfter(heartbeat: .seconds(1)) == .seconds(5))
+        #expect(defaulted.staleAfter(heartbeat: .seconds(5)) == .seconds(10))
+        let configured = try parse(#"{"staleAfterSeconds": 3}"#).policy(for: "coinbase").stream
+        #expect(configured.staleAfter(heartbeat: .seconds(5)) == .seconds(3))
+    }
+
     @Test(arguments: [
         (#"{"stream": "yes"}"#, "providers.coinbase.stream: expected true or false"),
         (#"{"streamURL": "https://ws-feed.exchange.coinbase.com"}"#, "providers.coinbase.streamURL: expected a ws:// or wss:// URL"),
