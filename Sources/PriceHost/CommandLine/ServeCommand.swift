@@ -1,4 +1,5 @@
 import Glibc
+import Injection
 import PriceHostCore
 import PriceHostHTTP
 import PriceHostService
@@ -60,7 +61,9 @@ struct ServeCommand: LoadsPlugins {
             return .listenFailed
         }
         let state = ServeState(generation)
-        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state) }) { topic in
+        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state) },
+                            fleetEpoch: { state.current.feeds?.fleetEpoch },
+                            fleetBacklog: { topic, after in ServeRouter.fleetBacklog(for: topic, after: after, state: state) }) { topic in
             await ServeRouter.event(for: topic, state: state)
         }
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })
@@ -140,11 +143,21 @@ struct ServeCommand: LoadsPlugins {
         var identities: [String: LibraryCache.FileKey] = [:]
         for plugin in catalog.report.plugins { identities[plugin.path] = ProviderCatalog.identity(of: plugin.path) }
         // The feeds are made once: a reload keeps them (and their connections); stream settings change on restart.
-        let feeds = feeds ?? CompositionRoot.makeFeeds(catalog: catalog, container: container, config: config, diagnostics: diagnostics,
-                                                       libcurl: context.environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName,
-                                                       enabledOnly: true)
+        let feeds = feeds ?? makeFeeds(catalog: catalog, container: container, config: config, fleet: fleet, context)
         return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities,
                                         fleet: fleet, feeds: feeds))
+    }
+
+    /// The feeds of the providers whose config says `"stream": true`; with a fleet, shared through
+    /// Redis so that one instance holds each venue's connection (``FleetFeeds``).
+    func makeFeeds(catalog: ProviderCatalog, container: Container, config: Config, fleet: SharedFleet?,
+                   _ context: CommandContext) -> any QuoteFeeds {
+        let local = CompositionRoot.makeFeeds(catalog: catalog, container: container, config: config, diagnostics: context.diagnostics,
+                                              libcurl: context.environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName, enabledOnly: true)
+        guard let fleet, !local.providers.isEmpty else { return local }
+        return FleetFeeds(local: local, fleet: fleet, diagnostics: context.diagnostics) { provider in
+            config.policy(for: provider).stream.staleAfter
+        }
     }
 
     /// SIGHUP: the config and plugin directories again. Plugins that are gone keep

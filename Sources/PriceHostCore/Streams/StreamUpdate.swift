@@ -17,11 +17,15 @@ package struct StreamUpdate: Sendable {
     package var source: QuoteSource
     /// When the host received it.
     package var receivedAt: Date
+    /// Its number in the fleet (`serve` with `shared.redis`): the fleet's epoch and the event's
+    /// sequence, the same on every instance, for its SSE id; `nil` for an instance's own update.
+    package var fleetEvent: (epoch: UInt64, sequence: UInt64)?
 
-    package init(quote: Quote, source: QuoteSource, receivedAt: Date) {
+    package init(quote: Quote, source: QuoteSource, receivedAt: Date, fleetEvent: (epoch: UInt64, sequence: UInt64)? = nil) {
         self.quote = quote
         self.source = source
         self.receivedAt = receivedAt
+        self.fleetEvent = fleetEvent
     }
 
     /// `QuoteFormatter.json(quote)` plus `"source"` and `"receivedAt"` (ISO 8601, ms).
@@ -43,8 +47,22 @@ package protocol QuoteFeeds: Sendable {
                    handler: @escaping @Sendable (StreamUpdate) -> Void) -> FeedSubscription?
     /// The feeds' metrics in Prometheus text (empty when none ran).
     func metricsText() -> String
+    /// `provider`'s feed state: 0 connecting, 1 live, 2 stale; `nil` when it is not running.
+    func stateGauge(_ provider: String) -> Int?
+    /// Closes `provider`'s connections; a later subscription starts them again.
+    func stop(provider: String) async
     /// Closes every connection.
     func stop() async
+    /// The fleet's events of `pair` after `sequence` (`serve` with `shared.redis`), oldest first,
+    /// each with its sequence and its update; `nil` when there is no fleet. Blocks: call it off the pool.
+    func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]?
+    /// The fleet's epoch, once known; `nil` without a fleet.
+    var fleetEpoch: UInt64? { get }
+}
+
+extension QuoteFeeds {
+    package func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]? { nil }
+    package var fleetEpoch: UInt64? { nil }
 }
 
 /// An active subscription to a feed; cancel it to stop its deliveries.

@@ -56,6 +56,15 @@ package final class WebSocketFeeds: QuoteFeeds {
         return FeedCounters.exposition(running.map { ($0.key, $0.value.feedState, $0.value.counters) })
     }
 
+    package func stateGauge(_ provider: String) -> Int? {
+        runners.withLock { $0[provider] }?.feedState.gauge
+    }
+
+    package func stop(provider: String) async {
+        let runner = runners.withLock { $0.removeValue(forKey: provider) }
+        await runner?.stop()
+    }
+
     package func stop() async {
         for runner in runners.withLock({ $0.values }) { await runner.stop() }
     }

@@ -34,8 +34,21 @@ extension ServeRouter {
               let provider = route.providers.first, feeds.hasFeed(provider) else { return nil }
         let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
         return { deliver in
-            feeds.subscribe(provider: provider, pair: pair) { update in deliver("data: \(update.json)\n\n") }
+            feeds.subscribe(provider: provider, pair: pair) { update in
+                deliver("data: \(update.json)\n\n", update.fleetEvent.map { EventID(epoch: $0.epoch, sequence: $0.sequence) })
+            }
         }
+    }
+
+    /// The fleet's kept events of `topic` after `sequence`, as SSE bodies (from a connection's thread).
+    package static func fleetBacklog(for topic: StreamHub.TopicKey, after sequence: UInt64, state: ServeState) -> [(UInt64, String)] {
+        let generation = state.current
+        guard let feeds = generation.feeds,
+              let route = try? generation.service.route(asset: topic.asset, explicitProviders: topic.providers),
+              let provider = route.providers.first, feeds.hasFeed(provider) else { return [] }
+        let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
+        let updates = BlockingBridge.wait { await feeds.fleetBacklog(provider: provider, pair: pair, after: sequence) ?? [] }
+        return updates.compactMap { update in update.fleetEvent.map { ($0.sequence, "data: \(update.json)\n\n") } }
     }
 
     /// One tick of `topic`: its quote as `data: {…}`, or `event: error` with the failure, from the generation served now.

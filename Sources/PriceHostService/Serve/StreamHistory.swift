@@ -52,11 +52,11 @@ struct StreamHistory: Sendable {
 
 /// An SSE event id, `EPOCH-SEQUENCE`: the hub's start in Unix milliseconds, and the
 /// event's number in delivery order within that hub.
-struct EventID: Equatable, Sendable {
+package struct EventID: Equatable, Sendable {
     var epoch: UInt64
     var sequence: UInt64
 
-    init(epoch: UInt64, sequence: UInt64) {
+    package init(epoch: UInt64, sequence: UInt64) {
         self.epoch = epoch
         self.sequence = sequence
     }

@@ -95,10 +95,17 @@ package final class StreamHub: Sendable {
         var ticker: Task<Void, Never>?
         /// A pushed topic's subscription to its feed.
         var feed: FeedSubscription?
+        /// The last fleet event sent: one the topic has is not sent again.
+        var lastFleetEvent: EventID?
     }
 
-    /// Subscribes a topic to a feed: each event body the feed makes goes to `deliver`.
-    package typealias Push = @Sendable (_ deliver: @escaping @Sendable (String) -> Void) -> FeedSubscription?
+    /// Subscribes a topic to a feed: each event body the feed makes goes to `deliver`, with the
+    /// fleet's id for it when the fleet numbered it (the same on every instance).
+    package typealias Push = @Sendable (_ deliver: @escaping @Sendable (String, EventID?) -> Void) -> FeedSubscription?
+
+    /// The fleet's events of a topic after a sequence, as `(sequence, event body)`, oldest first,
+    /// for a client resuming with an id another instance gave. Called from a connection's thread.
+    package typealias FleetBacklog = @Sendable (_ topic: TopicKey, _ after: UInt64) -> [(UInt64, String)]
 
     private struct State {
         var topics: [TopicKey: Topic] = [:]
@@ -120,16 +127,24 @@ package final class StreamHub: Sendable {
     private let tickerExecutor: (any TaskExecutor)?
     /// The feed that pushes a topic's events, when one does; the others tick.
     private let push: @Sendable (TopicKey) -> Push?
+    /// The fleet's epoch (its ids' first part), once known, and its events in Redis.
+    private let fleetEpoch: @Sendable () -> UInt64?
+    private let fleetBacklog: FleetBacklog
 
     /// - Parameters:
     ///   - tickerExecutor: where the topics' tickers run; tests give one of their own.
     ///   - push: the feed of a topic that is pushed rather than polled (`"stream": true`); `nil` for one that ticks.
     ///   - makeEvent: one tick's event of a polled topic.
+    ///   - fleetEpoch, fleetBacklog: with a fleet (`shared.redis`), its epoch and its kept events,
+    ///     so a client resuming with an id another instance gave gets what it missed.
     package init(tickerExecutor: (any TaskExecutor)? = nil, push: @escaping @Sendable (TopicKey) -> Push? = { _ in nil },
+                 fleetEpoch: @escaping @Sendable () -> UInt64? = { nil }, fleetBacklog: @escaping FleetBacklog = { _, _ in [] },
                  makeEvent: @escaping @Sendable (TopicKey) async -> String) {
         self.makeEvent = makeEvent
         self.tickerExecutor = tickerExecutor
         self.push = push
+        self.fleetEpoch = fleetEpoch
+        self.fleetBacklog = fleetBacklog
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
@@ -142,7 +157,11 @@ package final class StreamHub: Sendable {
     /// at once, the events after `lastEventID` that the topic still holds, or, without
     /// one (or for an id this hub never gave), the topic's latest event. False once the hub stopped.
     func subscribe(_ subscriber: Subscriber, to key: TopicKey, after lastEventID: String? = nil) -> Bool {
-        let resume = lastEventID.flatMap(EventID.init(parsing:)).flatMap { $0.epoch == epoch ? $0.sequence : nil }
+        let asked = lastEventID.flatMap(EventID.init(parsing:))
+        let resume = asked.flatMap { $0.epoch == epoch ? $0.sequence : nil }
+        // An id the fleet gave: its events from Redis (this instance may not have had the topic), then ours after them.
+        let fleetResume = asked.flatMap { asked in fleetEpoch().flatMap { $0 == asked.epoch ? asked.sequence : nil } }
+        let fleetMissed = fleetResume.map { fleetBacklog(key, $0) } ?? []
         // Asked before the lock: the feed's own lock is never taken inside this one.
         let pushed = state.withLock { $0.topics[key] == nil } ? push(key) : nil
         var started: (push: Push, id: Int)?
@@ -166,14 +185,20 @@ package final class StreamHub: Sendable {
             topic.subscribers[ObjectIdentifier(subscriber)] = subscriber
             topic.history.expire(before: now)
             // Under the lock, so nothing the ticker delivers comes before these.
-            let backlog = resume.map { topic.history.entries(after: $0) } ?? topic.history.newest.map { [$0] } ?? []
+            let backlog: [(sequence: UInt64, event: String)]
+            if let fleetResume {
+                let fromFleet = fleetMissed.filter { $0.0 > fleetResume }.map { (sequence: $0.0, event: $0.1) }
+                backlog = fromFleet + topic.history.entries(after: fromFleet.last?.sequence ?? fleetResume)
+            } else {
+                backlog = resume.map { topic.history.entries(after: $0) } ?? topic.history.newest.map { [$0] } ?? []
+            }
             for entry in backlog { subscriber.deliver(entry.event, sequence: entry.sequence, topic: key) }
             state.topics[key] = topic
             return true
         }
         if let started {
             // Outside the lock: the feed may deliver at once (its last update), which takes it.
-            let feed = started.push { [self] body in _ = publish(body, on: key, id: started.id) }
+            let feed = started.push { [self] body, fleetID in _ = publish(body, on: key, id: started.id, fleetID: fleetID, pushed: true) }
             let kept = state.withLock { state in
                 guard state.topics[key]?.id == started.id else { return false }
                 state.topics[key]?.feed = feed
@@ -218,12 +243,24 @@ package final class StreamHub: Sendable {
 
     /// Numbers one event of topic `id`, keeps it in the topic's history and hands it to its
     /// clients. False when that topic has ended.
-    private func publish(_ body: String, on key: TopicKey, id: Int) -> Bool {
+    /// An event the fleet numbered keeps the fleet's id, the same on every instance, and is
+    /// kept in the topic's history under the fleet's sequence.
+    /// A pushed event that repeats the topic's newest (a feed hands a new listener its last update,
+    /// which a topic made again from its kept history already has) is not sent twice.
+    private func publish(_ body: String, on key: TopicKey, id: Int, fleetID: EventID? = nil, pushed: Bool = false) -> Bool {
         state.withLock { state in
             guard var topic = state.topics[key], topic.id == id else { return false }
+            if let fleetID {
+                if let last = topic.lastFleetEvent, last.epoch == fleetID.epoch, last.sequence >= fleetID.sequence { return true }
+                if topic.history.newest?.event.hasPrefix("id: \(fleetID.text)\n") == true { return true }
+                topic.lastFleetEvent = fleetID
+            } else if pushed, let newest = topic.history.newest, newest.event.drop(while: { $0 != "\n" }).dropFirst() == body[...] {
+                return true
+            }
             state.sequence += 1
-            let event = "id: \(EventID(epoch: epoch, sequence: state.sequence).text)\n" + body
-            topic.history.append(event, sequence: state.sequence, at: .now)
+            let shown = fleetID ?? EventID(epoch: epoch, sequence: state.sequence)
+            let event = "id: \(shown.text)\n" + body
+            topic.history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: .now)
             state.topics[key] = topic
             // Under the lock: every client gets events in the order of their ids.
             for subscriber in topic.subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }

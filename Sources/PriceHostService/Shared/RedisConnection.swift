@@ -82,6 +82,30 @@ final class RedisConnection {
         return replies
     }
 
+    /// The next reply or pushed message (a subscriber's), or `nil` when none is complete by `deadline`:
+    /// a partial one stays buffered for the next call.
+    /// - Throws: ``RedisError`` when the connection breaks or a reply is malformed.
+    func nextPush(until deadline: ContinuousClock.Instant) throws(RedisError) -> RESPValue? {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            do {
+                if let reply = try parser.next() { return reply }
+            } catch {
+                throw RedisError("malformed message from redis: \(error.description)")
+            }
+            let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if received > 0 {
+                parser.append(chunk[..<received])
+            } else if received == 0 {
+                throw RedisError("redis closed the connection")
+            } else if errno == EAGAIN || errno == EINTR {
+                guard try wait(for: Int16(POLLIN), until: deadline) else { return nil }
+            } else {
+                throw RedisError("reading from redis: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
     private static let noReply = RedisError("no reply from redis in time", timedOut: true)
 
     /// Waits for `events` until `deadline`; false when the time ran out.

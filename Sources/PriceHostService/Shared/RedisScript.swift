@@ -14,7 +14,30 @@ struct RedisScript: Sendable, Hashable {
     }
 
     /// The scripts the fleet uses.
-    static let all = [acquire, store, release, renew, takeToken]
+    static let all = [acquire, store, release, renew, takeToken, holdLease, relay]
+
+    /// KEYS: lease. ARGV: token, ms. The feed's lease (`SET NX PX`, renewed by its holder):
+    /// 1 renewed (ours), 2 taken (it was free), 0 another instance holds it.
+    static let holdLease = RedisScript("holdLease", """
+        local holder = redis.call('GET', KEYS[1])
+        if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+        if not holder then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 2 end
+        return 0
+        """)
+
+    /// KEYS: lease, the fleet's counter, the pair's kept events. ARGV: token, payload, channel,
+    /// events kept, ms kept. Only the lease's holder relays: numbers the event, keeps it, publishes
+    /// it; returns its number, or 0 when the lease is not the caller's.
+    static let relay = RedisScript("relay", """
+        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+        local sequence = redis.call('INCR', KEYS[2])
+        local event = sequence .. ' ' .. ARGV[2]
+        redis.call('RPUSH', KEYS[3], event)
+        redis.call('LTRIM', KEYS[3], -tonumber(ARGV[4]), -1)
+        redis.call('PEXPIRE', KEYS[3], ARGV[5])
+        redis.call('PUBLISH', ARGV[3], event)
+        return sequence
+        """)
 
     /// KEYS: value, lock. ARGV: lock token, lock ms, "1" to ignore the value (it was corrupt).
     /// `{1, value, pttl}` when a value is there; else `{2}` when the lock was taken (fetch it);

@@ -1,0 +1,367 @@
+import ConcurrencyHelpers
+import FoundationEssentials
+import Glibc
+import PriceHostCore
+import ProviderABI
+
+/// A fleet's feeds (`serve` with `shared.redis` and `"stream": true`): one instance holds each
+/// venue's upstream connection, and every instance serves its clients from what it relays.
+///
+/// - **The lease.** For each provider one instance holds `pricehost:stream:PROVIDER:holder`
+///   (`SET NX PX`, ``lease`` long, renewed every ``tick``; lost when not renewed). Only the
+///   holder runs the provider's feed (``local``), for every pair any instance wants (each
+///   instance adds its pairs to a set in Redis). A holder whose feed is stale for
+///   `staleAfterSeconds` lets the lease go, so another instance connects.
+/// - **Fan-out.** The holder relays each update through a script that numbers it with the
+///   fleet's counter, keeps it in the pair's list (60 s, 600 events) and publishes it. Every
+///   instance, the holder included, delivers what arrives on the channel (``RedisSubscriber``),
+///   so the whole fleet shows the same sequence with the same ids.
+/// - **Redis down.** Each instance streams from its own connection, with a warning, until Redis
+///   is back; then the fleet goes back to one connection per venue.
+package final class FleetFeeds: QuoteFeeds {
+    /// How long the lease lasts without renewal.
+    static let lease: Duration = .seconds(3)
+    /// How often the lease is renewed or tried, and the pairs looked at.
+    static let tick: Duration = .milliseconds(500)
+
+    private let local: any QuoteFeeds
+    private let client: RedisClient
+    private let database: Int
+    private let diagnostics: Diagnostics
+    private let staleAfter: @Sendable (String) -> Duration
+    /// This instance's token in the leases.
+    private let token: String
+    private let subscriber: RedisSubscriber
+    private let epoch = Lock<UInt64?>(nil)
+
+    private struct Feed {
+        var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
+        var last: [QuoteRequest: StreamUpdate] = [:]
+        /// The last fleet sequence delivered per pair: nothing older or repeated is delivered.
+        var delivered: [QuoteRequest: UInt64] = [:]
+        /// The local feed's subscriptions: the fleet's pairs while holding, ours while alone.
+        var upstream: [QuoteRequest: FeedSubscription] = [:]
+        var holding = false
+        var alone = false
+        var staleSince: ContinuousClock.Instant?
+        var loop: Task<Void, Never>?
+        var relay: AsyncStream<StreamUpdate>.Continuation?
+        var counters = FleetCounters()
+    }
+
+    private struct State {
+        var feeds: [String: Feed] = [:]
+        var nextListener = 0
+        var stopped = false
+    }
+
+    private let state = Lock(State())
+
+    /// - Parameters:
+    ///   - local: this instance's own feeds: the upstream connections.
+    ///   - staleAfter: a provider's `staleAfterSeconds`.
+    package init(local: any QuoteFeeds, fleet: SharedFleet, diagnostics: Diagnostics, staleAfter: @escaping @Sendable (String) -> Duration) {
+        self.local = local
+        client = fleet.client
+        database = fleet.settings.redis.database
+        self.diagnostics = diagnostics
+        self.staleAfter = staleAfter
+        token = Self.makeToken()
+        let database = fleet.settings.redis.database
+        subscriber = RedisSubscriber(url: fleet.settings.redis, pattern: FleetFeedCodec.channelPattern(database: database),
+                                     connectTimeout: .milliseconds(fleet.settings.connectTimeoutMilliseconds))
+        subscriber.start { [weak self] channel, payload in self?.arrived(channel: channel, payload: payload) }
+    }
+
+    package func hasFeed(_ provider: String) -> Bool { local.hasFeed(provider) }
+    package var fleetEpoch: UInt64? { epoch.withLock { $0 } }
+    package func stateGauge(_ provider: String) -> Int? { local.stateGauge(provider) }
+
+    package func subscribe(provider: String, pair: QuoteRequest, handler: @escaping @Sendable (StreamUpdate) -> Void) -> FeedSubscription? {
+        guard local.hasFeed(provider) else { return nil }
+        let (id, start) = state.withLock { state -> (Int, Bool) in
+            state.nextListener += 1
+            var feed = state.feeds[provider] ?? Feed()
+            let start = feed.loop == nil && !state.stopped
+            feed.listeners[pair, default: [:]][state.nextListener] = handler
+            if let last = feed.last[pair] { handler(last) }
+            state.feeds[provider] = feed
+            return (state.nextListener, start)
+        }
+        if start { startFeed(provider) }
+        return FeedSubscription { [self] in
+            state.withLock { state in
+                state.feeds[provider]?.listeners[pair]?[id] = nil
+                if state.feeds[provider]?.listeners[pair]?.isEmpty == true { state.feeds[provider]?.listeners[pair] = nil }
+            }
+        }
+    }
+
+    package func stop(provider: String) async {
+        await local.stop(provider: provider)
+    }
+
+    package func stop() async {
+        let loops = state.withLock { state in
+            state.stopped = true
+            return state.feeds.values.compactMap(\.loop)
+        }
+        for loop in loops { loop.cancel() }
+        for loop in loops { await loop.value }
+        subscriber.stop()
+        await local.stop()
+    }
+
+    // MARK: - One provider's loop
+
+    private func startFeed(_ provider: String) {
+        let (updates, relay) = AsyncStream.makeStream(of: StreamUpdate.self, bufferingPolicy: .bufferingNewest(10_000))
+        let loop = Task { [self] in
+            let relaying = Task { for await update in updates { await self.relay(update, provider: provider) } }
+            while !Task.isCancelled {
+                await step(provider)
+                try? await Task.sleep(for: Self.tick)
+            }
+            relaying.cancel()
+            await release(provider)
+        }
+        state.withLock { state in
+            state.feeds[provider]?.loop = loop
+            state.feeds[provider]?.relay = relay
+        }
+    }
+
+    /// One tick: alone while Redis is down; otherwise the lease, and while holding it, the fleet's pairs.
+    private func step(_ provider: String) async {
+        if case .down = client.health {
+            await streamAlone(provider)
+            // A call lets the client try Redis again once its backoff allows: that is how it learns Redis is back.
+            _ = try? await client.perform(.command(["PING"]))
+            return
+        }
+        if state.withLock({ $0.feeds[provider]?.alone == true }) {
+            guard case .up = client.health else { return }
+            diagnostics.warning("shared: redis is back; \(provider)'s feed is shared by the fleet again (one connection for all instances)")
+            await dropUpstream(provider, alone: false)
+        }
+        let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
+        let pairsKey = FleetFeedCodec.pairsKey(provider: provider)
+        var calls: [RedisCall] = wanted.isEmpty ? [] : [.command(["SADD", pairsKey] + wanted.map(\.pair)), .command(["PEXPIRE", pairsKey, "60000"])]
+        let now = String(Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        calls += [.command(["SET", FleetFeedCodec.epochKey, now, "NX"]), .command(["GET", FleetFeedCodec.epochKey])]
+        calls.append(.script(.holdLease, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token, Self.milliseconds(Self.lease)]))
+        calls.append(.command(["SMEMBERS", pairsKey]))
+        guard let replies = try? await client.perform(calls), replies.count == calls.count,
+              case .integer(let lease) = replies[replies.count - 2] else { return }
+        learnEpoch(from: replies[replies.count - 3])
+        guard lease > 0 else {
+            if state.withLock({ $0.feeds[provider]?.holding == true }) {
+                diagnostics.log(.info, "shared: another instance holds \(provider)'s feed now; closing this one's connection")
+                await dropUpstream(provider, alone: false)
+            }
+            return
+        }
+        let took = state.withLock { state -> Bool in
+            let took = state.feeds[provider]?.holding == false
+            state.feeds[provider]?.holding = true
+            if took { state.feeds[provider]?.counters.handovers += 1 }
+            return took
+        }
+        if took { diagnostics.log(.info, "shared: this instance holds \(provider)'s feed for the fleet") }
+        if await giveUpIfStale(provider) { return }
+        let pairs: [QuoteRequest] = {
+            guard case .array(let members?) = replies[replies.count - 1] else { return wanted }
+            return members.compactMap { member in
+                guard let text = member.text else { return nil }
+                let parts = text.split(separator: "-")
+                guard parts.count == 2, let asset = AssetCode.normalized(String(parts[0])), let currency = AssetCode.normalized(String(parts[1])) else { return nil }
+                return QuoteRequest(asset: asset, currency: currency)
+            }
+        }()
+        subscribeUpstream(provider, pairs: pairs) { [weak self] update in
+            _ = self?.state.withLock { $0.feeds[provider]?.relay?.yield(update) }
+        }
+    }
+
+    /// The holder's feed stale for `staleAfterSeconds` more: let the lease go, so another instance tries.
+    private func giveUpIfStale(_ provider: String) async -> Bool {
+        let stale = local.stateGauge(provider) == 2
+        let giveUp = state.withLock { state -> Bool in
+            guard stale else { state.feeds[provider]?.staleSince = nil; return false }
+            let since = state.feeds[provider]?.staleSince ?? .now
+            state.feeds[provider]?.staleSince = since
+            return ContinuousClock.now - since >= staleAfter(provider)
+        }
+        guard giveUp else { return false }
+        diagnostics.warning("shared: \(provider)'s feed stayed stale on this instance; letting another instance take it")
+        await release(provider)
+        // Not straight back: the others get a tick to take it.
+        try? await Task.sleep(for: Self.tick * 2)
+        return true
+    }
+
+    /// Redis is down: this instance streams its own pairs from its own connection, and says so once.
+    private func streamAlone(_ provider: String) async {
+        let becameAlone = state.withLock { state -> Bool in
+            guard state.feeds[provider]?.alone == false else { return false }
+            state.feeds[provider]?.alone = true
+            state.feeds[provider]?.holding = false
+            return true
+        }
+        if becameAlone {
+            diagnostics.warning("shared: redis is unavailable; streaming \(provider) from this instance's own connection until it returns")
+            await dropUpstream(provider, alone: true)
+        }
+        let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
+        subscribeUpstream(provider, pairs: wanted) { [weak self] update in self?.deliver(update, provider: provider) }
+    }
+
+    /// Subscribes the local feed to the pairs it does not have yet.
+    private func subscribeUpstream(_ provider: String, pairs: [QuoteRequest], handler: @escaping @Sendable (StreamUpdate) -> Void) {
+        let missing = state.withLock { state in pairs.filter { state.feeds[provider]?.upstream[$0] == nil } }
+        for pair in missing {
+            guard let subscription = local.subscribe(provider: provider, pair: pair, handler: handler) else { continue }
+            state.withLock { $0.feeds[provider]?.upstream[pair] = subscription }
+        }
+    }
+
+    /// Closes the local feed (losing the lease, or leaving or entering the alone mode).
+    private func dropUpstream(_ provider: String, alone: Bool) async {
+        let subscriptions = state.withLock { state -> [FeedSubscription] in
+            defer {
+                state.feeds[provider]?.upstream = [:]
+                state.feeds[provider]?.holding = false
+                state.feeds[provider]?.alone = alone
+                state.feeds[provider]?.staleSince = nil
+            }
+            return Array(state.feeds[provider]?.upstream.values ?? [:].values)
+        }
+        for subscription in subscriptions { subscription.cancel() }
+        await local.stop(provider: provider)
+    }
+
+    /// Lets the lease go if it is ours, and closes the local feed.
+    private func release(_ provider: String) async {
+        let holding = state.withLock { $0.feeds[provider]?.holding == true }
+        await dropUpstream(provider, alone: false)
+        if holding {
+            _ = try? await client.perform(.script(.release, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token]))
+        }
+    }
+
+    // MARK: - Relaying and receiving
+
+    /// The holder's side: numbers, keeps and publishes one update through Redis.
+    private func relay(_ update: StreamUpdate, provider: String) async {
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
+        _ = try? await client.perform(.script(.relay, keys: [FleetFeedCodec.leaseKey(provider: provider), FleetFeedCodec.counterKey,
+                                                             FleetFeedCodec.eventsKey(provider: provider, pair: pair)],
+                                              arguments: [token, FleetFeedCodec.payload(update, publishedMilliseconds: now),
+                                                          FleetFeedCodec.channel(database: database, provider: provider),
+                                                          String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)]))
+    }
+
+    /// Every instance's side: an event on a provider's channel, delivered to that pair's listeners.
+    private func arrived(channel: String, payload: [UInt8]) {
+        let prefix = FleetFeedCodec.channel(database: database, provider: "")
+        guard channel.hasPrefix(prefix) else { return }
+        let provider = String(channel.dropFirst(prefix.count))
+        guard let event = FleetFeedCodec.decode(payload, provider: provider, epoch: fleetEpoch) else { return }
+        let lag = Double(Int64((Date().timeIntervalSince1970 * 1000).rounded()) - event.published) / 1000
+        state.withLock { $0.feeds[provider]?.counters.recordRelay(lagSeconds: lag) }
+        deliver(event.update, provider: provider, sequence: event.sequence)
+    }
+
+    /// Hands an update to its pair's listeners, in order; with a fleet sequence, never one already delivered.
+    private func deliver(_ update: StreamUpdate, provider: String, sequence: UInt64? = nil) {
+        let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
+        state.withLock { state in
+            guard var feed = state.feeds[provider] else { return }
+            if let sequence {
+                if let last = feed.delivered[pair], sequence <= last { return }
+                feed.delivered[pair] = sequence
+            }
+            feed.last[pair] = update
+            state.feeds[provider] = feed
+            for handler in feed.listeners[pair]?.values ?? [:].values { handler(update) }
+        }
+    }
+
+    package func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]? {
+        guard let replies = try? await client.perform(.command(["LRANGE", FleetFeedCodec.eventsKey(provider: provider, pair: pair), "0", "-1"])),
+              case .array(let entries?) = replies else { return [] }
+        let oldest = Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(FleetFeedCodec.retention.components.seconds * 1000)
+        let epoch = fleetEpoch
+        return entries.compactMap { entry -> StreamUpdate? in
+            guard case .bulk(let bytes?) = entry, let event = FleetFeedCodec.decode(bytes, provider: provider, epoch: epoch),
+                  event.sequence > sequence, event.published >= oldest else { return nil }
+            return event.update
+        }
+    }
+
+    /// The fleet's epoch, from the replies to `SET NX` and `GET` of its key: set by the first instance,
+    /// read by every other, and made anew if Redis lost it (a restart without persistence restarts the
+    /// counter too, so a new epoch keeps ids from repeating). A new epoch forgets what was delivered.
+    private func learnEpoch(from reply: RESPValue) {
+        guard let text = reply.text, let value = UInt64(text) else { return }
+        let changed = epoch.withLock { epoch in
+            defer { epoch = value }
+            return epoch != nil && epoch != value
+        }
+        if changed {
+            state.withLock { state in
+                for provider in state.feeds.keys { state.feeds[provider]?.delivered = [:] }
+            }
+        }
+    }
+
+    // MARK: - Metrics
+
+    package func metricsText() -> String {
+        let feeds = state.withLock { $0.feeds }.sorted { $0.key < $1.key }
+        var writer = PrometheusWriter()
+        if !feeds.isEmpty {
+            writer.family("pricehost_stream_fleet_holder", "gauge", "Whether this instance holds the provider's upstream feed for the fleet (1) or not (0).")
+            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_holder", [("provider", provider)], feed.holding ? "1" : "0") }
+            writer.family("pricehost_stream_fleet_alone", "gauge", "Whether this instance streams the provider on its own because Redis is down (1) or not (0).")
+            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_alone", [("provider", provider)], feed.alone ? "1" : "0") }
+            writer.family("pricehost_stream_fleet_handovers_total", "counter", "Times this instance took the provider's feed lease.")
+            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_handovers_total", [("provider", provider)], String(feed.counters.handovers)) }
+            writer.family("pricehost_stream_fleet_relayed_total", "counter", "Feed updates this instance received through Redis.")
+            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_relayed_total", [("provider", provider)], String(feed.counters.relayed)) }
+            writer.family("pricehost_stream_fleet_lag_seconds", "histogram", "From the holder publishing an update to this instance receiving it.")
+            for (provider, feed) in feeds {
+                writer.histogram("pricehost_stream_fleet_lag_seconds", [("provider", provider)], bounds: FleetCounters.lagBuckets,
+                                 counts: feed.counters.lagCounts, sum: feed.counters.lagSum, count: feed.counters.relayed)
+            }
+        }
+        return local.metricsText() + writer.text
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        String(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    private static func makeToken() -> String {
+        var bytes = [UInt8](repeating: 0, count: 12)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
+        return "\(getpid())-" + bytes.map { String($0, radix: 16) }.joined()
+    }
+}
+
+/// What a fleet feed counts on this instance.
+struct FleetCounters: Sendable {
+    static let lagBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
+    var handovers = 0
+    var relayed = 0
+    var lagCounts = [Int](repeating: 0, count: FleetCounters.lagBuckets.count)
+    var lagSum = 0.0
+
+    mutating func recordRelay(lagSeconds: Double) {
+        let lag = max(0, lagSeconds)
+        relayed += 1
+        if let index = Self.lagBuckets.firstIndex(where: { lag <= $0 }) { lagCounts[index] += 1 }
+        lagSum += lag
+    }
+}
