@@ -11,7 +11,7 @@ public final class RedisServer {
     /// `redis://127.0.0.1:PORT/0`.
     public var url: String { "redis://127.0.0.1:\(port)/0" }
 
-    private let process: BackgroundProcess
+    private var process: BackgroundProcess
     private let directory: TemporaryDirectory
     private let extraArguments: [String]
 
@@ -62,6 +62,21 @@ public final class RedisServer {
     deinit {
         stop()
         directory.remove()
+    }
+
+    /// Starts Redis again on the same port, empty (after ``stop()``), and waits (at most 10 s) until it is ready.
+    public func restart() throws {
+        guard let installed = Self.installed else { throw ServerError(Self.missingReason) }
+        let log = directory.file("redis-\(port)-again.log")
+        process = try BackgroundProcess(installed.server, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                                                           "--dir", directory.path, "--logfile", log] + extraArguments,
+                                        currentDirectory: directory.path)
+        // Bounded: 10 s in steps of 10 ms.
+        for _ in 0..<1000 {
+            if ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("Ready to accept connections") { return }
+            usleep(10_000)
+        }
+        throw ServerError("redis-server did not start again on port \(port)")
     }
 
     /// Kills Redis at once (SIGKILL), as a crash would.

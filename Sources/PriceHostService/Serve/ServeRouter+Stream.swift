@@ -40,7 +40,7 @@ extension ServeRouter {
         }
     }
 
-    /// The fleet's kept events of `topic` after `sequence`, as SSE bodies (from a connection's thread).
+    /// The fleet's kept events of `topic` after `sequence`, as SSE events with their ids (from a connection's thread).
     package static func fleetBacklog(for topic: StreamHub.TopicKey, after sequence: UInt64, state: ServeState) -> [(UInt64, String)] {
         let generation = state.current
         guard let feeds = generation.feeds,
@@ -48,7 +48,9 @@ extension ServeRouter {
               let provider = route.providers.first, feeds.hasFeed(provider) else { return [] }
         let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
         let updates = BlockingBridge.wait { await feeds.fleetBacklog(provider: provider, pair: pair, after: sequence) ?? [] }
-        return updates.compactMap { update in update.fleetEvent.map { ($0.sequence, "data: \(update.json)\n\n") } }
+        return updates.compactMap { update in
+            update.fleetEvent.map { ($0.sequence, "id: \(EventID(epoch: $0.epoch, sequence: $0.sequence).text)\ndata: \(update.json)\n\n") }
+        }
     }
 
     /// One tick of `topic`: its quote as `data: {…}`, or `event: error` with the failure, from the generation served now.
