@@ -75,6 +75,8 @@ struct WebSocketFeedsTests {
                 #expect(received.withLock { $0["\(pair.pair)#\(listener)"] } == ["64000.1", "64001.25", "64002.5"], "\(pair.pair)#\(listener)")
             }
         }
+        // The feed's loop marks the connection live a moment after its first message: bounded, 5 s in steps of 10 ms.
+        for _ in 0..<500 where feeds.stateGauge("echo") != 1 { try await Task.sleep(for: .milliseconds(10)) }
         let metrics = feeds.metricsText()
         #expect(metrics.contains(#"pricehost_stream_state{provider="echo"} 1"#), "\(metrics)")
         #expect(metrics.contains(#"pricehost_stream_messages_total{provider="echo"} "#))
