@@ -13,7 +13,7 @@ struct ABIVersioningTests {
 
         let providers = try sandbox.run(["providers", "--format", "json"])
         #expect(providers.status == 0, "\(providers)")
-        #expect(providers.standardOutput.contains(#"{"name":"future","version":"1.7.0","path":"\#(plugin)","abi":"1.7","sha256":"\#(try sha256sum(plugin))","fetchers":["future","future/ETH"]}"#))
+        #expect(providers.standardOutput.contains(#"{"name":"future","version":"1.7.0","path":"\#(plugin)","abi":"1.7","sha256":"\#(try sha256sum(plugin))","fetchers":["future","future/ETH"],"stream":null}"#))
 
         // ETH goes to the dedicated fetcher, the second element of an array whose
         // stride is larger than the host's own ph_fetcher: read by the host's

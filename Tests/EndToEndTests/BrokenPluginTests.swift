@@ -106,7 +106,7 @@ struct BrokenPluginTests {
         let result = try sandbox.run(["providers", "--format", "json"])
         #expect(result == CommandResult(status: 0, standardOutput: """
             {"plugins":[{"name":"file","version":"1.0.0","path":"\(BuiltProducts.plugin("libFileProvider.so"))","abi":"1.3",\
-            "sha256":"\(try sha256sum(BuiltProducts.plugin("libFileProvider.so")))","fetchers":["file"]}],\
+            "sha256":"\(try sha256sum(BuiltProducts.plugin("libFileProvider.so")))","fetchers":["file"],"stream":null}],\
             "failures":[{"path":"\(text)","error":"not an ELF shared library (the file does not start with the ELF magic number)"}]}
 
             """, standardError: ""))

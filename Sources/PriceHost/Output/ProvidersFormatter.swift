@@ -10,7 +10,8 @@ enum ProvidersFormatter {
             lines.append(json(report).serialized)
         case .text, .csv:
             var rows = report.plugins.map { plugin in
-                [plugin.name, plugin.version, plugin.path, "fetchers: " + plugin.fetcherNames.joined(separator: ", ")]
+                [plugin.name, plugin.version, plugin.path, "fetchers: " + plugin.fetcherNames.joined(separator: ", ")
+                    + (plugin.stream.map { "; feed: \($0.url)" } ?? "")]
             }
             if rows.isEmpty { rows.append(["(no plugin loaded)"]) }
             for line in TextTable.lines(rows) { lines.append(line) }
@@ -19,7 +20,8 @@ enum ProvidersFormatter {
         return lines
     }
 
-    /// `{"plugins":[{"name","version","path","abi","sha256","fetchers"}],"failures":[{"path","error"}]}`.
+    /// `{"plugins":[{"name","version","path","abi","sha256","fetchers","stream"}],"failures":[{"path","error"}]}`;
+    /// `stream` is the feed's URL as the plugin names it (ABI 1.3), or null.
     static func json(_ report: PluginLoadReport) -> JSONValue {
         .object(JSONObject([
             ("plugins", .array(report.plugins.map { plugin in
@@ -30,6 +32,7 @@ enum ProvidersFormatter {
                     ("abi", .string(plugin.abiVersion)),
                     ("sha256", plugin.sha256.map(JSONValue.string) ?? .null),
                     ("fetchers", .array(plugin.fetcherNames.map(JSONValue.string))),
+                    ("stream", plugin.stream.map { .string($0.url) } ?? .null),
                 ]))
             })),
             ("failures", .array(report.failures.map { failure in
