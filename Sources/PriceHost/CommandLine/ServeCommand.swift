@@ -60,7 +60,7 @@ struct ServeCommand: LoadsPlugins {
             return .listenFailed
         }
         let state = ServeState(generation)
-        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state) }) { topic in
+        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) }) { topic in
             await ServeRouter.event(for: topic, state: state)
         }
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })
