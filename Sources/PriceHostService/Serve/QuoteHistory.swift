@@ -14,9 +14,11 @@ import ProviderABI
 /// - at most ``maximumSeries`` (256) series; a quote of a new one past that evicts the
 ///   series least recently updated. A point takes 40 bytes: at most about 37 MB in all.
 ///
-/// A quote seen again (a cache hit, the same feed update on two topics, the REST quote a
-/// feed falls back on that the fetch already brought) is recorded once: a quote no newer
-/// than its series' newest point, at the same price, or older than it, is not recorded.
+/// A quote got again (the same feed update through two topics, or again to a new one; the
+/// REST quote a feed falls back on, which the fetch already reported; the fleet's cached
+/// quote asked for twice) is recorded once: one with the time and price of one of its
+/// series' last ``remembered`` quotes is not recorded. Nothing else is refused: a quote
+/// older than the newest (a venue's clock behind ours) is kept, and ordered by its time.
 package final class QuoteHistory: Sendable {
     /// Points kept per series at most: one a second for an hour.
     package static let pointsPerSeries = 3_600
@@ -24,6 +26,8 @@ package final class QuoteHistory: Sendable {
     package static let maximumSeries = 256
     /// The longest span a client may ask for, in minutes.
     package static let maximumMinutes = 60
+    /// How many of a series' last quotes a quote got again is recognised by.
+    static let remembered = 16
 
     /// One quote as `/v1/history` answers it.
     package struct Point: Sendable, Equatable {
@@ -51,18 +55,23 @@ package final class QuoteHistory: Sendable {
         /// The history's count of updates when this series was last updated, for eviction.
         var lastUpdate: UInt64 = 0
 
-        var newest: Point? { points.isEmpty ? nil : points[(appended - 1) % points.count] }
+        /// The time and price of the last ``QuoteHistory/remembered`` quotes recorded, those a later one replaced too.
+        var recent: [(timestamp: Date, amount: Decimal)] = []
+        var recentCount = 0
 
-        /// Keeps `point` unless it is one already kept (or older); false when it was not kept.
+        /// Keeps `point` unless it is a quote already recorded; false when it was one.
         mutating func record(_ point: Point, capacity: Int) -> Bool {
-            if let newest {
-                if point.timestamp < newest.timestamp || (point.timestamp == newest.timestamp && point.amount == newest.amount) {
-                    return false
-                }
-                if Self.second(of: point.receivedAt) == Self.second(of: newest.receivedAt) {
-                    points[(appended - 1) % points.count] = point
-                    return true
-                }
+            guard !recent.contains(where: { $0.timestamp == point.timestamp && $0.amount == point.amount }) else { return false }
+            if recent.count < QuoteHistory.remembered {
+                recent.append((point.timestamp, point.amount))
+            } else {
+                recent[recentCount % QuoteHistory.remembered] = (point.timestamp, point.amount)
+            }
+            recentCount += 1
+            if !points.isEmpty, Self.second(of: point.receivedAt) == Self.second(of: points[(appended - 1) % points.count].receivedAt) {
+                // One point per second: the last got in it.
+                points[(appended - 1) % points.count] = point
+                return true
             }
             if points.count < capacity {
                 points.append(point)
@@ -98,7 +107,7 @@ package final class QuoteHistory: Sendable {
         maximum = max(maximumSeries, 1)
     }
 
-    /// Keeps `quote`, got from `source` at `receivedAt`. False when it was one already kept (or older than its series' newest).
+    /// Keeps `quote`, got from `source` at `receivedAt`. False when it is a quote already recorded.
     @discardableResult
     package func record(_ quote: Quote, source: QuoteSource, receivedAt: Date) -> Bool {
         let series = Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
@@ -127,7 +136,6 @@ package final class QuoteHistory: Sendable {
             }
             return found
         }
-        // Within a series the timestamps only grow (older ones are not recorded); across series, by time.
         return found.enumerated().sorted { left, right in
             (left.element.point.timestamp, left.element.provider, left.offset) < (right.element.point.timestamp, right.element.provider, right.offset)
         }.map(\.element)

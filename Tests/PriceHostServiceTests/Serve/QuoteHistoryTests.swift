@@ -52,15 +52,35 @@ struct QuoteHistoryTests {
         #expect(newest?.timestamp == Self.start.addingTimeInterval(0.4))
     }
 
-    @Test func aQuoteSeenAgainOrOlderThanTheNewestIsNotKept() {
+    @Test func aQuoteGotAgainIsKeptOnceAndAnOlderOneInItsPlace() {
         let history = QuoteHistory()
         #expect(Self.record(history, Self.quote("5", at: 5), source: .stream, receivedAfter: 5))
-        // The same update through a second topic, or the REST quote the fetch already brought.
+        // The same update through a second topic, or the REST quote the fetch already reported.
         #expect(!Self.record(history, Self.quote("5.00", at: 5), source: .stream, receivedAfter: 6))
-        #expect(!Self.record(history, Self.quote("4", at: 4), receivedAfter: 7))
+        // An older quote (a venue whose clock is behind ours) is kept, in its place by time.
+        #expect(Self.record(history, Self.quote("4", at: 4), receivedAfter: 7))
         // The same time at another price is another quote (a file rewritten with its timestamps kept).
         #expect(Self.record(history, Self.quote("5.5", at: 5), receivedAfter: 8))
-        #expect(Self.amounts(history) == ["coinbase 5", "coinbase 5.5"])
+        #expect(!Self.record(history, Self.quote("5", at: 5), receivedAfter: 9))
+        #expect(Self.amounts(history) == ["coinbase 4", "coinbase 5", "coinbase 5.5"])
+    }
+
+    @Test func aQuoteReplacedWithinItsSecondIsStillKnownWhenItComesAgain() {
+        let history = QuoteHistory()
+        Self.record(history, Self.quote("1", at: 1), receivedAfter: 10.1)
+        Self.record(history, Self.quote("2", at: 2), receivedAfter: 10.5)
+        #expect(!Self.record(history, Self.quote("1", at: 1), receivedAfter: 11.2))
+        #expect(Self.amounts(history) == ["coinbase 2"])
+    }
+
+    @Test func whatIsRememberedToKnowAQuoteAgainIsBounded() {
+        let history = QuoteHistory()
+        for index in 0...QuoteHistory.remembered {
+            #expect(Self.record(history, Self.quote("\(index + 1)", at: Double(index)), receivedAfter: Double(index)))
+        }
+        // The first is no longer among the last 16: it counts as a new quote.
+        #expect(Self.record(history, Self.quote("1", at: 0), receivedAfter: 100))
+        #expect(!Self.record(history, Self.quote("17", at: 16), receivedAfter: 101))
     }
 
     @Test func theWindowIsWhenTheQuotesArrivedAndProvidersFilter() {

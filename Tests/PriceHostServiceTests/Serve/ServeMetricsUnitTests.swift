@@ -60,8 +60,8 @@ struct ServeMetricsUnitTests {
         metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170))
         metrics.record(Self.quote("BTC", "64000.2", milliseconds: 1_795_702_917_005), source: .stream, receivedAt: Date().addingTimeInterval(5))
         metrics.received(Self.quote("BTC", "63999.5", provider: "kraken", milliseconds: 1_795_702_916_000))
-        // An older quote (a REST fallback behind the feed) does not go back in time.
-        metrics.received(Self.quote("BTC", "1", milliseconds: 1_795_702_900_000))
+        // A quote got again changes nothing.
+        metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170))
         let lines = metrics.exposition(plugins: [], rateLimitWaits: [:], openConnections: 0).split(separator: "\n").map(String.init)
         #expect(lines.contains(#"pricehost_quote_amount{asset="BTC",currency="USD",provider="coinbase"} 64000.2"#), "\(lines)")
         #expect(lines.contains(#"pricehost_quote_timestamp_seconds{asset="BTC",currency="USD",provider="coinbase"} 1795702917.005"#))
