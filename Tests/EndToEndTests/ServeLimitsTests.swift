@@ -97,7 +97,7 @@ struct ServeLimitsTests {
         defer { sandbox.remove() }
         let server = try ServeProcess(sandbox, environment: ["PRICEHOST_TOKEN": "s3cret-token"])
         defer { server.stop() }
-        for path in ["/v1/prices?asset=BTC", "/metrics", "/readyz", "/v1/stream?asset=BTC"] {
+        for path in ["/v1/prices?asset=BTC", "/v1/history?asset=BTC", "/metrics", "/readyz", "/v1/stream?asset=BTC"] {
             let none = try server.get(path)
             #expect(none.status == 401, "\(path)")
             #expect(none.headers["www-authenticate"] == "Bearer")

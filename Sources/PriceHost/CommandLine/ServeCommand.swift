@@ -61,7 +61,7 @@ struct ServeCommand: LoadsPlugins {
             return .listenFailed
         }
         let state = ServeState(generation)
-        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state) },
+        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) },
                             fleetEpoch: { state.current.feeds?.fleetEpoch },
                             fleetBacklog: { topic, after in ServeRouter.fleetBacklog(for: topic, after: after, state: state) }) { topic in
             await ServeRouter.event(for: topic, state: state)

@@ -5,7 +5,8 @@ import ProviderABI
 /// A provider's fetcher shared by many callers, as `serve` needs it: concurrent
 /// requests for the same pair share one upstream fetch, and a success is kept
 /// for `cacheSeconds` (only successes; a failure is asked again next time).
-/// Every outcome is reported to a ``FetchObserver``. With a fleet (``QuoteSharing``),
+/// Every outcome is reported to a ``FetchObserver``, and every quote got (fetched, or
+/// another instance's from the fleet) once. With a fleet (``QuoteSharing``),
 /// the one fetch an instance would make asks the fleet's cache first, and only one
 /// instance of the fleet fetches a pair at a time.
 package final class CoalescingPriceFetcher: PriceFetcher {
@@ -113,6 +114,8 @@ package final class CoalescingPriceFetcher: PriceFetcher {
                 state.inFlight[request] = nil
                 if keep > .zero, case .success(let quote) = result { state.cache[request] = (quote, finished + keep) }
             }
+            // Once per quote got: those answered from the cache or shared with joiners are the same one.
+            if case .success(let quote) = result { observer.received(quote) }
             flight.finish(result)
             return try result.get()
         }
@@ -151,4 +154,11 @@ package protocol FetchObserver: Sendable {
     func coalesced(provider: String)
     /// An upstream fetch ended.
     func fetched(provider: String, succeeded: Bool, duration: Duration)
+    /// A quote was got, by a fetch or from the fleet: told once, not again for each cache hit or joined request.
+    func received(_ quote: Quote)
+}
+
+extension FetchObserver {
+    /// By default quotes are not kept: only `serve` keeps them (its history and price gauges).
+    package func received(_ quote: Quote) {}
 }

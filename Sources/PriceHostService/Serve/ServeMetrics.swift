@@ -1,12 +1,24 @@
 import CProviderABI
 import ConcurrencyHelpers
+import FoundationEssentials
 import PriceHostCore
+import ProviderABI
 
 /// What `serve` counts, and its Prometheus text (format 0.0.4) at `GET /metrics`.
 ///
 /// Counters live as long as the process; the rate-limit waits and open connections
 /// are read from where they are kept when the exposition is made.
+///
+/// Every quote the instance gets (fetched, from the fleet, pushed by a feed) is kept
+/// once: in ``history`` for `/v1/history`, and as the last price and time of its series
+/// (asset, currency, provider) for `pricehost_quote_amount` and
+/// `pricehost_quote_timestamp_seconds`. At most ``maximumQuoteSeries`` (1,000) series are
+/// exposed; a new one past that evicts the series least recently updated, counted by
+/// `pricehost_quote_series_evicted_total`.
 package final class ServeMetrics: FetchObserver {
+    /// Series of the price gauges exposed at most.
+    package static let maximumQuoteSeries = 1_000
+
     /// The upper bounds of the fetch latency histogram, in seconds.
     static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -30,13 +42,45 @@ package final class ServeMetrics: FetchObserver {
         var cacheMisses: [String: Int] = [:]
         var coalesced: [String: Int] = [:]
         var streamClients = 0
+        /// Each series' last price (exact text) and its time, with when it was last updated (a count).
+        var quotes: [QuoteHistory.Series: (amount: String, timestamp: Date, update: UInt64)] = [:]
+        var quoteUpdates: UInt64 = 0
+        var quoteSeriesEvicted = 0
     }
 
     private let state = Lock(State())
+    private let quoteSeriesLimit: Int
     /// The fleet's counts (`shared.redis`), exposed with the rest.
     package let shared = SharedMetrics()
+    /// The quotes of the last hour, per series, for `/v1/history`.
+    package let history: QuoteHistory
 
-    package init() {}
+    /// - Parameters: the bounds, smaller in tests.
+    package init(history: QuoteHistory = QuoteHistory(), maximumQuoteSeries: Int = ServeMetrics.maximumQuoteSeries) {
+        self.history = history
+        quoteSeriesLimit = max(maximumQuoteSeries, 1)
+    }
+
+    /// A fetch (or the fleet) brought `quote`: polled, so `"rest"`.
+    package func received(_ quote: Quote) {
+        record(quote, source: .rest, receivedAt: Date())
+    }
+
+    /// Keeps `quote`, got from `source` at `receivedAt`, in the history and the price gauges, unless it is one already kept.
+    package func record(_ quote: Quote, source: QuoteSource, receivedAt: Date) {
+        guard history.record(quote, source: source, receivedAt: receivedAt) else { return }
+        let series = QuoteHistory.Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
+        let amount = DecimalAmount.format(quote.amount)
+        state.withLock { state in
+            state.quoteUpdates += 1
+            if state.quotes[series] == nil, state.quotes.count >= quoteSeriesLimit,
+               let oldest = state.quotes.min(by: { $0.value.update < $1.value.update })?.key {
+                state.quotes[oldest] = nil
+                state.quoteSeriesEvicted += 1
+            }
+            state.quotes[series] = (amount, quote.timestamp, state.quoteUpdates)
+        }
+    }
 
     /// Counts one answered request on `route` (a fixed name, never the raw path) with `status`.
     package func request(route: String, status: Int) {
@@ -106,6 +150,20 @@ package final class ServeMetrics: FetchObserver {
             family(name, "counter", help)
             for (provider, count) in counts.sorted(by: { $0.key < $1.key }) { sample(name, [("provider", provider)], String(count)) }
         }
+        let quotes = state.quotes.sorted { ($0.key.asset, $0.key.currency, $0.key.provider) < ($1.key.asset, $1.key.currency, $1.key.provider) }
+        family("pricehost_quote_amount", "gauge", "The last price of each pair from each provider, as a float for charts (the API keeps the exact decimal).")
+        for (series, quote) in quotes {
+            sample("pricehost_quote_amount", [("asset", series.asset), ("currency", series.currency), ("provider", series.provider)],
+                   Self.chartValue(quote.amount))
+        }
+        family("pricehost_quote_timestamp_seconds", "gauge", "The time of that last price, in Unix seconds.")
+        for (series, quote) in quotes {
+            sample("pricehost_quote_timestamp_seconds", [("asset", series.asset), ("currency", series.currency), ("provider", series.provider)],
+                   Self.unixSeconds(quote.timestamp))
+        }
+        family("pricehost_quote_series_evicted_total", "counter",
+               "Price series dropped from the two gauges above to keep at most \(quoteSeriesLimit), the least recently updated first.")
+        sample("pricehost_quote_series_evicted_total", [], String(state.quoteSeriesEvicted))
         text += shared.exposition(health: redis)
         family("pricehost_sse_clients", "gauge", "Server-Sent Events streams open now.")
         sample("pricehost_sse_clients", [], String(state.streamClients))
@@ -120,4 +178,18 @@ package final class ServeMetrics: FetchObserver {
         return text
     }
 
+    /// An exact decimal as a sample value: a float, for charts only.
+    static func chartValue(_ decimalText: String) -> String {
+        guard let value = Double(decimalText), !value.isNaN else { return "NaN" }
+        guard value.isFinite else { return value < 0 ? "-Inf" : "+Inf" }
+        return "\(value)"
+    }
+
+    /// `date` in Unix seconds with its milliseconds, e.g. `1795702916.170`.
+    static func unixSeconds(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let magnitude = milliseconds.magnitude
+        let fraction = String(magnitude % 1000)
+        return (milliseconds < 0 ? "-" : "") + "\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
 }

@@ -1,7 +1,7 @@
 import PriceHostCore
 import ProviderABI
 
-/// The parameters of `/v1/prices` and `/v1/stream`, checked as the command line checks
+/// The parameters of `/v1/prices`, `/v1/stream` and `/v1/history`, checked as the command line checks
 /// `--asset`, `--currency`, `--provider` and `--aggregate`; the message says what is wrong.
 struct ServeQuery: Sendable, Equatable {
     /// How a routing error names where an unknown provider came from.
@@ -17,6 +17,8 @@ struct ServeQuery: Sendable, Equatable {
     package var aggregateMedian = false
     /// `interval` (streams), in milliseconds.
     package var intervalMilliseconds = 5_000
+    /// `minutes` (history): how far back, 1 to ``QuoteHistory/maximumMinutes``.
+    package var minutes = 15
 
     /// The most assets one request may ask for.
     static let maxAssets = 100
@@ -62,6 +64,12 @@ struct ServeQuery: Sendable, Equatable {
             case "aggregate":
                 guard value == "median" else { throw Problem(message: "aggregate takes median, not \(JSONValue.quoted(value))") }
                 query.aggregateMedian = true
+            case "minutes":
+                guard (1...2).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                      let minutes = Int(value), (1...QuoteHistory.maximumMinutes).contains(minutes) else {
+                    throw Problem(message: "minutes must be a whole number from 1 to \(QuoteHistory.maximumMinutes), not \(JSONValue.quoted(value))")
+                }
+                query.minutes = minutes
             default: // interval
                 guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                     throw Problem(message: "interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")

@@ -26,8 +26,9 @@ extension ServeRouter {
     }
 
     /// The feed that pushes `topic`, when its route's first provider streams (`"stream": true`):
-    /// its updates as `data: {…}` with `"source"` and `"receivedAt"`. `nil`: the topic is polled.
-    package static func feed(for topic: StreamHub.TopicKey, state: ServeState) -> StreamHub.Push? {
+    /// its updates as `data: {…}` with `"source"` and `"receivedAt"`, each kept in `metrics`
+    /// (its history and price gauges; an update two topics share is kept once). `nil`: the topic is polled.
+    package static func feed(for topic: StreamHub.TopicKey, state: ServeState, metrics: ServeMetrics) -> StreamHub.Push? {
         let generation = state.current
         guard let feeds = generation.feeds,
               let route = try? generation.service.route(asset: topic.asset, explicitProviders: topic.providers),
@@ -35,6 +36,7 @@ extension ServeRouter {
         let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
         return { deliver in
             feeds.subscribe(provider: provider, pair: pair) { update in
+                metrics.record(update.quote, source: update.source, receivedAt: update.receivedAt)
                 deliver("data: \(update.json)\n\n", update.fleetEvent.map { EventID(epoch: $0.epoch, sequence: $0.sequence) })
             }
         }

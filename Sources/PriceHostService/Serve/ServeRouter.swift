@@ -6,6 +6,7 @@ import ProviderABI
 /// | --- | --- | --- |
 /// | `/v1/prices` | GET, HEAD | quotes as a JSON array |
 /// | `/v1/stream` | GET | Server-Sent Events |
+/// | `/v1/history` | GET, HEAD | one pair's quotes of the last minutes (at most 60), as JSON |
 /// | `/` | POST | a Chainlink external adapter |
 /// | `/metrics` | GET, HEAD | Prometheus text |
 /// | `/healthz` | GET, HEAD | the process is up (no token needed) |
@@ -31,12 +32,13 @@ package struct ServeRouter: Sendable {
         switch request.path {
         case "/v1/prices": (route, allowed) = ("prices", ["GET", "HEAD"])
         case "/v1/stream": (route, allowed) = ("stream", ["GET"])
+        case "/v1/history": (route, allowed) = ("history", ["GET", "HEAD"])
         case "/": (route, allowed) = ("chainlink", ["POST"])
         case "/metrics": (route, allowed) = ("metrics", ["GET", "HEAD"])
         case "/healthz": (route, allowed) = ("healthz", ["GET", "HEAD"])
         case "/readyz": (route, allowed) = ("readyz", ["GET", "HEAD"])
         default:
-            return .response(.error(404, "no route \(JSONValue.quoted(request.path)); routes: /v1/prices, /v1/stream, POST /, /metrics, /healthz, /readyz"), route: "unknown")
+            return .response(.error(404, "no route \(JSONValue.quoted(request.path)); routes: /v1/prices, /v1/stream, /v1/history, POST /, /metrics, /healthz, /readyz"), route: "unknown")
         }
         if route != "healthz", let token = generation.config.serve.token, !Self.authorizes(request.header("authorization"), token: token) {
             return .response(.error(401, "missing or wrong bearer token (send Authorization: Bearer TOKEN)",
@@ -49,6 +51,7 @@ package struct ServeRouter: Sendable {
         switch route {
         case "prices": return .response(prices(request, generation), route: route)
         case "stream": return stream(request, generation)
+        case "history": return .response(history(request, generation), route: route)
         case "chainlink": return .response(chainlink(request, generation), route: route)
         case "metrics":
             let plugins = generation.catalog.report.plugins.map { (provider: $0.name, version: $0.version) }

@@ -40,6 +40,7 @@ struct CoalescingPriceFetcherTests {
         func cacheMiss(provider: String) { values.withLock { $0["miss", default: 0] += 1 } }
         func coalesced(provider: String) { values.withLock { $0["coalesced", default: 0] += 1 } }
         func fetched(provider: String, succeeded: Bool, duration: Duration) { values.withLock { $0[succeeded ? "success" : "failure", default: 0] += 1 } }
+        func received(_ quote: Quote) { values.withLock { $0["received \(quote.asset)-\(quote.currency)", default: 0] += 1 } }
         subscript(key: String) -> Int { values.withLock { $0[key, default: 0] } }
     }
 
@@ -70,9 +71,12 @@ struct CoalescingPriceFetcherTests {
         #expect(base.calls.withLock { $0 } == 1)
         #expect(counts["coalesced"] == 49)
         #expect(counts["success"] == 1)
+        // The quote the 50 share is told once (serve's history keeps it once).
+        #expect(counts["received BTC-USD"] == 1)
         // Without a cache, the next request fetches again.
         _ = try? await fetcher.fetchQuote(for: btc)
         #expect(base.calls.withLock { $0 } == 2)
+        #expect(counts["received BTC-USD"] == 2)
     }
 
     @Test func aSharedFailureReachesEveryoneAndIsNotKept() async {
@@ -81,6 +85,7 @@ struct CoalescingPriceFetcherTests {
         let results = await concurrentFetches(10, through: fetcher, base: base, counts: counts)
         #expect(results.allSatisfy { (try? $0.get()) == nil })
         #expect(counts["failure"] == 1)
+        #expect(counts["received BTC-USD"] == 0)
         _ = try? await fetcher.fetchQuote(for: btc)
         #expect(base.calls.withLock { $0 } == 2)
     }
@@ -94,5 +99,7 @@ struct CoalescingPriceFetcherTests {
         #expect(base.calls.withLock { $0 } == 2)
         #expect(counts["hit"] == 2)
         #expect(counts["miss"] == 2)
+        // A cache hit is the quote already told of.
+        #expect(counts["received BTC-USD"] == 1 && counts["received BTC-EUR"] == 1)
     }
 }

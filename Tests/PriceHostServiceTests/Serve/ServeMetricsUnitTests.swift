@@ -1,5 +1,7 @@
+import Foundation
 @testable import PriceHostCore
 @testable import PriceHostService
+import ProviderABI
 import Testing
 
 /// The exposition's shape: cumulative buckets, escaped labels, every family typed.
@@ -45,6 +47,54 @@ struct ServeMetricsUnitTests {
                 #expect(typed.contains(family), "\(line) has no # TYPE before it")
             }
         }
-        #expect(typed.count == 11)
+        #expect(typed.count == 14)
+    }
+
+    static func quote(_ asset: String, _ amount: String, provider: String = "coinbase", milliseconds: Int64) -> Quote {
+        Quote(asset: asset, currency: "USD", amount: DecimalAmount.parse(amount)!, provider: provider,
+              timestamp: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    @Test func eachSeriesHasItsLastPriceAsAFloatAndItsTimeInSeconds() {
+        let metrics = ServeMetrics()
+        metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170))
+        metrics.record(Self.quote("BTC", "64000.2", milliseconds: 1_795_702_917_005), source: .stream, receivedAt: Date().addingTimeInterval(5))
+        metrics.received(Self.quote("BTC", "63999.5", provider: "kraken", milliseconds: 1_795_702_916_000))
+        // A quote got again changes nothing.
+        metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170))
+        let lines = metrics.exposition(plugins: [], rateLimitWaits: [:], openConnections: 0).split(separator: "\n").map(String.init)
+        #expect(lines.contains(#"pricehost_quote_amount{asset="BTC",currency="USD",provider="coinbase"} 64000.2"#), "\(lines)")
+        #expect(lines.contains(#"pricehost_quote_timestamp_seconds{asset="BTC",currency="USD",provider="coinbase"} 1795702917.005"#))
+        #expect(lines.contains(#"pricehost_quote_amount{asset="BTC",currency="USD",provider="kraken"} 63999.5"#))
+        #expect(lines.contains(#"pricehost_quote_timestamp_seconds{asset="BTC",currency="USD",provider="kraken"} 1795702916.000"#))
+        #expect(lines.contains("pricehost_quote_series_evicted_total 0"))
+        #expect(lines.filter { $0.hasPrefix("pricehost_quote_amount{") }.count == 2)
+        // The history has every one it kept, with the source it came by.
+        let points = metrics.history.points(asset: "BTC", currency: "USD", providers: ["coinbase"], since: .distantPast)
+        #expect(points.map { "\(DecimalAmount.format($0.point.amount)) \($0.point.source)" } == ["64000.1 rest", "64000.2 stream"])
+    }
+
+    @Test func theGaugesKeepAtMostTheLimitEvictingTheLeastRecentlyUpdated() {
+        let metrics = ServeMetrics(maximumQuoteSeries: 2)
+        metrics.received(Self.quote("AAA", "1", milliseconds: 1_000))
+        metrics.received(Self.quote("BBB", "2", milliseconds: 2_000))
+        metrics.received(Self.quote("AAA", "3", milliseconds: 3_000))
+        metrics.received(Self.quote("CCC", "4", milliseconds: 4_000))
+        let text = metrics.exposition(plugins: [], rateLimitWaits: [:], openConnections: 0)
+        #expect(text.contains(#"pricehost_quote_amount{asset="AAA",currency="USD",provider="coinbase"} 3.0"#), "\(text)")
+        #expect(text.contains(#"pricehost_quote_amount{asset="CCC",currency="USD",provider="coinbase"} 4.0"#))
+        #expect(!text.contains(#"asset="BBB""#))
+        #expect(text.contains("pricehost_quote_series_evicted_total 1\n"))
+        #expect(ServeMetrics.maximumQuoteSeries == 1_000)
+    }
+
+    @Test(arguments: [("0.00000001", "1e-08"), ("91234.56", "91234.56"), ("1" + String(repeating: "0", count: 400), "+Inf"), ("12", "12.0")])
+    func aGaugeValueIsTheDecimalsNearestFloat(decimal: String, sample: String) {
+        #expect(ServeMetrics.chartValue(decimal) == sample)
+    }
+
+    @Test func timestampsAreUnixSecondsWithMilliseconds() {
+        #expect(ServeMetrics.unixSeconds(Date(timeIntervalSince1970: 1_795_702_916.0704)) == "1795702916.070")
+        #expect(ServeMetrics.unixSeconds(Date(timeIntervalSince1970: -1.5)) == "-1.500")
     }
 }
