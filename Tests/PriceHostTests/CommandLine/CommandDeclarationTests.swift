@@ -13,6 +13,7 @@ struct CommandDeclarationTests {
         "check": ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
         "__probe": ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"],
         "new-plugin": ["--language", "--dir"],
+        "__manpage": [],
     ]
 
     @Test func eachCommandTakesTheOptionsItTookBefore() {
@@ -57,6 +58,7 @@ struct CommandDeclarationTests {
 
     @Test func theHiddenProbeIsNeitherInTheHelpNorInTheListOfCommands() throws {
         #expect(!HelpText.usage.contains("__probe"))
+        #expect(!HelpText.usage.contains("__manpage"))
         #expect(!HelpText.usage.contains("--load-only"))
         #expect(throws: UsageError("unknown command 'probe'; commands are fetch, watch, serve, providers, check, new-plugin")) {
             try Invocation.parse(["probe"])
