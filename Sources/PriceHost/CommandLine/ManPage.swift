@@ -75,7 +75,7 @@ enum ManPage {
 
     static let seeAlso = """
         The user guide, docs/README.md in pricehost's source: docs/configuration.md has every key of plugins.json, \
-        docs/install.md how to install this page; \
+        docs/install.md how to install this page and the completion scripts (pricehost completions bash|zsh|fish); \
         PLUGINS.md is the guide to writing a plugin.
         """
 
