@@ -12,7 +12,12 @@
 #   PREFIX/share/pricehost/prices.json         sample prices for the file provider
 #   PREFIX/share/pricehost/sdk/                the plugin kit `pricehost new-plugin` builds against: the C header
 #                                              (sdk/Sources/CProviderABI/include), the ProviderABI package, the templates
+#   PREFIX/share/man/man1/pricehost.1          the man page (man pricehost)
+#   PREFIX/share/bash-completion/completions/pricehost, PREFIX/share/zsh/site-functions/_pricehost,
+#   PREFIX/share/fish/vendor_completions.d/pricehost.fish
+#                                              tab completion, where each shell looks (docs/install.md)
 #   PREFIX/lib/pricehost/install-manifest      what was installed, for --uninstall
+# The man page and the completion scripts are printed by the pricehost being installed.
 # Files are installed 0755/0644 with umask 022: pricehost refuses plugins others can write.
 set -euo pipefail
 umask 022
@@ -28,7 +33,7 @@ while [ $# -gt 0 ]; do
     --build-dir) build_dir=${2:?--build-dir needs a directory}; shift 2 ;;
     --build-dir=*) build_dir=${1#--build-dir=}; shift ;;
     --uninstall) uninstall=true; shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
   esac
 done
@@ -44,7 +49,9 @@ if $uninstall; then
   done < "$manifest"
   rm -f -- "$manifest"
   [ -d "$prefix/share/pricehost/sdk" ] && find "$prefix/share/pricehost/sdk" -depth -type d -empty -delete
-  for dir in lib/pricehost/plugins lib/pricehost etc/pricehost share/pricehost; do
+  for dir in lib/pricehost/plugins lib/pricehost etc/pricehost share/pricehost share/man/man1 share/man \
+             share/bash-completion/completions share/bash-completion share/zsh/site-functions share/zsh \
+             share/fish/vendor_completions.d share/fish; do
     rmdir -- "$prefix/$dir" 2>/dev/null || true
   done
   echo "removed pricehost from $prefix"
@@ -72,6 +79,23 @@ for plugin in libFileProvider.so libPegProvider.so libCoinbaseProvider.so $marke
   put 0755 "$build_dir/$plugin" "$prefix/lib/pricehost/plugins/$plugin"
 done
 put 0644 prices.json "$prefix/share/pricehost/prices.json"
+# What the binary being installed prints: the man page and the completion scripts, made from its own declarations.
+generated() {  # TARGET ARGUMENTS...
+  local target=$1
+  shift
+  install -d -m 0755 "$(dirname "$target")"
+  if ! "$build_dir/pricehost" "$@" > "$target.tmp"; then
+    rm -f "$target.tmp"
+    echo "install.sh: '$build_dir/pricehost $*' failed; nothing more installed" >&2
+    exit 1
+  fi
+  put 0644 "$target.tmp" "$target"
+  rm -f "$target.tmp"
+}
+generated "$prefix/share/man/man1/pricehost.1" __manpage
+generated "$prefix/share/bash-completion/completions/pricehost" completions bash
+generated "$prefix/share/zsh/site-functions/_pricehost" completions zsh
+generated "$prefix/share/fish/vendor_completions.d/pricehost.fish" completions fish
 # The plugin kit, in the checkout's layout, so new-plugin finds the same paths in both.
 sdk="$prefix/share/pricehost/sdk"
 while IFS= read -r file; do

@@ -36,10 +36,42 @@ struct InstallTests {
         #expect(providers.outputLines.count == 3)
         #expect(providers.outputLines.allSatisfy { $0.contains(prefix.file("lib/pricehost/plugins/")) }, "\(providers)")
 
+        try Self.expectTheManPageAndCompletions(in: prefix)
+
         let uninstall = try CommandRunner.run("/bin/bash", [script, "--uninstall", "--prefix", prefix.path])
         #expect(uninstall.status == 0, "\(uninstall)")
         let left = FileManager.default.enumerator(atPath: prefix.path)?.allObjects.compactMap { $0 as? String } ?? []
         #expect(left.filter { !["bin", "lib", "etc", "share"].contains($0) } == [], "left behind: \(left)")
+    }
+
+    /// The man page and the three completion scripts, as the installed binary prints them, 0644, where
+    /// man and each shell look; `man` finds the page through PATH, bash loads its script.
+    static func expectTheManPageAndCompletions(in prefix: TemporaryDirectory) throws {
+        let installed = [
+            ("share/man/man1/pricehost.1", ["__manpage"]),
+            ("share/bash-completion/completions/pricehost", ["completions", "bash"]),
+            ("share/zsh/site-functions/_pricehost", ["completions", "zsh"]),
+            ("share/fish/vendor_completions.d/pricehost.fish", ["completions", "fish"]),
+        ]
+        for (path, arguments) in installed {
+            let printed = try CommandRunner.run(prefix.file("bin/pricehost"), arguments)
+            #expect(printed.status == 0 && !printed.standardOutput.isEmpty, "\(printed)")
+            #expect(FileManager.default.contents(atPath: prefix.file(path)) == Data(printed.standardOutput.utf8), "\(path)")
+            let mode = (try? FileManager.default.attributesOfItem(atPath: prefix.file(path))[.posixPermissions] as? Int) ?? nil
+            #expect(mode == 0o644, "\(path): \(String(describing: mode))")
+        }
+        #expect(FileManager.default.contents(atPath: prefix.file("share/man/man1/pricehost.1"))
+            == FileManager.default.contents(atPath: BuiltProducts.packageRoot + "/docs/pricehost.1"))
+        let path = prefix.file("bin") + ":/usr/bin:/bin"
+        if let man = CommandRunner.installed("man") {
+            let found = try CommandRunner.run(man, ["-w", "pricehost"], environment: ["PATH": path])
+            #expect(found.outputLines == [prefix.file("share/man/man1/pricehost.1")], "\(found)")
+        } else {
+            print("InstallTests: skipped 'man -w pricehost': man is not installed (apt-get install man-db)")
+        }
+        let bash = try CommandRunner.run("/bin/bash", ["-c", "source \"$0\" && complete -p pricehost", prefix.file("share/bash-completion/completions/pricehost")],
+                                         environment: ["PATH": path])
+        #expect(bash == CommandResult(status: 0, standardOutput: "complete -F _pricehost pricehost\n", standardError: ""))
     }
 
     /// The install ships the plugin kit: new-plugin from the installed binary

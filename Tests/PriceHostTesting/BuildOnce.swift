@@ -31,10 +31,6 @@ final class BuildOnce: Sendable {
 
     /// `name` found on PATH, else `fallback`.
     static func executable(_ name: String, fallback: String) -> String {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let candidate = "\(directory)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return fallback
+        CommandRunner.installed(name) ?? fallback
     }
 }

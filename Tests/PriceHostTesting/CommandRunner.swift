@@ -66,6 +66,15 @@ public enum CommandRunner {
         return CommandResult(status: outcome.shellStatus, standardOutput: outcome.standardOutput, standardError: outcome.standardError)
     }
 
+    /// `name` as found on PATH (an executable file), or nil when it is not installed.
+    public static func installed(_ name: String) -> String? {
+        for directory in (variable("PATH") ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
     private static func variable(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }

@@ -1,8 +1,11 @@
 /// What `fetch` takes.
 extension FetchCommand {
-    static let configuration = CommandConfiguration(name: "fetch", usage: [
-        UsageLine("--asset", "[--provider]", "[--currency]", "[--format]"),
-    ])
+    static let configuration = CommandConfiguration(
+        name: "fetch",
+        summary: "print the price of each asset from its provider, or with --aggregate the median of several",
+        usage: [
+            UsageLine("--asset", "[--provider]", "[--currency]", "[--format]"),
+        ])
 
     static let formats: [Invocation.Format] = [.text, .json, .csv]
 

@@ -14,19 +14,33 @@ enum HelpText {
 
     /// The usage text.
     static let usage: String = {
-        let commands = Invocation.commands.filter { !$0.configuration.isHidden }
-        let usage = commands.flatMap { $0.usageLines }.map { "  pricehost \($0)" } + ["  pricehost --help | --version"]
-        var listed: [OptionSpec] = []
-        for spec in commands.flatMap({ $0.optionSpecs }) where spec.help != nil && !listed.contains(where: { $0.name == spec.name }) {
-            listed.append(spec)
-        }
+        let commands = visibleCommands
+        let usage = commands.flatMap { $0.usageLines }.map { "  pricehost \($0)" } + ["  pricehost " + helpOptions.map(\.name).joined(separator: " | ")]
         // Said from the declarations, so it cannot claim a command takes --config when it does not.
         let withoutConfig = commands.filter { command in !command.optionSpecs.contains { $0.name == "--config" } }
         let heading = withoutConfig.isEmpty ? "OPTIONS (every command takes --config)"
-            : "OPTIONS (every command but \(withoutConfig.map { $0.configuration.name }.joined(separator: ", ")) takes --config)"
+            : "OPTIONS (every command but \(list(withoutConfig.map { $0.configuration.name })) takes --config)"
         return (["pricehost: a plugin-based price engine", "", "USAGE"] + usage
-            + ["", heading] + listed.flatMap(optionLines) + [trailer]).joined(separator: "\n")
+            + ["", heading] + options.filter { $0.help != nil }.flatMap(optionLines) + trailer).joined(separator: "\n")
     }()
+
+    /// The commands a user is told of: all but the hidden ones, in the order of ``Invocation/commands``.
+    static var visibleCommands: [any ParsableCommand.Type] { Invocation.commands.filter { !$0.configuration.isHidden } }
+
+    /// Every option of the visible commands, once, in the order they first appear.
+    static var options: [OptionSpec] {
+        var listed: [OptionSpec] = []
+        for spec in visibleCommands.flatMap({ $0.optionSpecs }) where !listed.contains(where: { $0.name == spec.name }) {
+            listed.append(spec)
+        }
+        return listed
+    }
+
+    /// `a`, `a and b`, `a, b and c`; with `or`, `a, b or c`.
+    static func list(_ words: [String], or: Bool = false) -> String {
+        guard let last = words.last, words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + last
+    }
 
     /// Where an option's help starts, from the start of the line.
     static let helpColumn = 20
@@ -43,17 +57,45 @@ enum HelpText {
         return [label + String(repeating: " ", count: max(2, helpColumn - label.count)) + first] + continuation
     }
 
-    /// What follows OPTIONS.
-    static let trailer = """
+    /// `--help` and `--version`, which take no command (``Invocation/parse(_:)``), with the other words for them.
+    static let helpOptions = [
+        (name: "--help", aliases: ["-h", "help"], meaning: "print the usage: the commands, their options, the exit statuses"),
+        (name: "--version", aliases: ["-V"], meaning: "print the version of pricehost and of its plugin ABI"),
+    ]
 
-        EXIT STATUS
-          0 success   1 fetch failed   2 usage error   3 config or plugin error
-          4 some of several assets failed   5 serve cannot listen (address in use, …)
-          128+N check ended by signal N, after killing its probes
+    /// One variable pricehost reads.
+    struct EnvironmentVariable: Sendable {
+        let name: String
+        /// What `--help` says of it.
+        let help: String
+        /// What the man page says of it, when it says more.
+        var manual: String?
+    }
 
-        ENVIRONMENT
-          PRICEHOST_CONFIG        config file when --config is not given
-          PRICEHOST_PLUGIN_PATH   extra directories (colon-separated) to find plugins named in "plugins"
-          PRICEHOST_LOG           debug, info, warning (default) or error
-        """
+    /// The variables `--help` and the man page list.
+    static let environment = [
+        EnvironmentVariable(name: "PRICEHOST_CONFIG", help: "config file when --config is not given"),
+        EnvironmentVariable(name: "PRICEHOST_PLUGIN_PATH", help: "extra directories (colon-separated) to find plugins named in \"plugins\""),
+        EnvironmentVariable(name: "PRICEHOST_LOG", help: "debug, info, warning (default) or error",
+                            manual: "debug, info, warning (default; info for serve, whose access log is at info) or error: the lowest level of log line printed"),
+    ]
+
+    /// How wide `--help` fills the list of exit statuses.
+    static let width = 80
+
+    /// What follows OPTIONS: the exit statuses (``ExitStatus``) and ``environment``.
+    static let trailer: [String] = {
+        var statuses: [String] = []
+        for status in ExitStatus.allCases.map({ "\($0.rawValue) \($0.summary)" }) {
+            if let last = statuses.last, last.count + 3 + status.count <= width {
+                statuses[statuses.count - 1] = last + "   " + status
+            } else {
+                statuses.append("  " + status)
+            }
+        }
+        let signalled = "  \(ExitStatus.signalled.status) \(ExitStatus.signalled.summary)"
+        let nameWidth = (environment.map(\.name.count).max() ?? 0) + 3
+        let variables = environment.map { "  " + $0.name + String(repeating: " ", count: nameWidth - $0.name.count) + $0.help }
+        return ["", "EXIT STATUS"] + statuses + [signalled, "", "ENVIRONMENT"] + variables
+    }()
 }

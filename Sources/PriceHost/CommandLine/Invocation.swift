@@ -17,7 +17,7 @@ enum Invocation: Sendable {
     /// Every command, in the order `--help` and the list of commands show them.
     static let commands: [any ParsableCommand.Type] = [
         FetchCommand.self, WatchCommand.self, ServeCommand.self, ProvidersCommand.self, CheckCommand.self,
-        NewPluginCommand.self, ProbeCommand.self,
+        NewPluginCommand.self, CompletionsCommand.self, ProbeCommand.self, CompleteCommand.self, ManPageCommand.self,
     ]
 
     /// `--config`, for a command that loads plugins.

@@ -11,6 +11,10 @@ struct OptionSpec: Sendable, Equatable {
     var help: String?
     /// May be given more than once, each value adding to the last (`--asset`).
     var isRepeatable = false
+    /// What the man page says of it when `help` is nil (its usage line says enough for `--help`).
+    var manual: String?
+    /// What a shell's tab completion offers for its value.
+    var completion: ValueCompletion = .nothing
 
     /// True for an option that takes no value.
     var isFlag: Bool { valueName == nil }
@@ -20,6 +24,24 @@ struct OptionSpec: Sendable, Equatable {
 
     /// `--listen HOST:PORT (default 127.0.0.1:8480)`, as in a usage line.
     var synopsis: String { (synopsisValue ?? valueName).map { "\(name) \($0)" } ?? name }
+
+    /// Its entry in the man page: its `help`, else its `manual`.
+    var description: String { help ?? manual ?? "" }
+}
+
+/// What a shell's tab completion (``CompletionScript``) offers for an option's value or a positional argument.
+enum ValueCompletion: Sendable, Equatable {
+    /// Nothing: the user types it (`--asset`, `--ticks`).
+    case nothing
+    /// One of these words (`--format`: the formats the command supports).
+    case choices([String])
+    /// A file name.
+    case file
+    /// A directory name.
+    case directory
+    /// Provider names from the config in effect, as `pricehost __complete providers` prints them; a
+    /// comma-separated list is completed after its last comma.
+    case providers
 }
 
 /// One `--name` a command takes, declared once: what the help says about it
@@ -31,9 +53,13 @@ struct Option<Root>: Sendable {
     let apply: @Sendable (inout Root, String) throws(UsageError) -> Void
 
     /// An option that takes a value.
-    init(_ name: String, value: String, synopsis: String? = nil, help: String?, repeatable: Bool = false,
-         apply: @escaping @Sendable (inout Root, String) throws(UsageError) -> Void) {
-        self.init(spec: OptionSpec(name: name, valueName: value, synopsisValue: synopsis, help: help, isRepeatable: repeatable),
+    /// - Parameters:
+    ///   - manual: what the man page says of it when `help` is nil.
+    ///   - completes: what tab completion offers for its value.
+    init(_ name: String, value: String, synopsis: String? = nil, help: String?, manual: String? = nil, repeatable: Bool = false,
+         completes: ValueCompletion = .nothing, apply: @escaping @Sendable (inout Root, String) throws(UsageError) -> Void) {
+        self.init(spec: OptionSpec(name: name, valueName: value, synopsisValue: synopsis, help: help, isRepeatable: repeatable,
+                                   manual: manual, completion: completes),
                   apply: apply)
     }
 
@@ -58,6 +84,8 @@ struct Option<Root>: Sendable {
 struct Argument<Root>: Sendable {
     /// `NAME`.
     let valueName: String
+    /// What tab completion offers for it.
+    var completion: ValueCompletion = .nothing
     /// Stores it.
     let apply: @Sendable (inout Root, String) -> Void
 }

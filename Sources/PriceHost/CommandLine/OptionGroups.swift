@@ -11,7 +11,7 @@ struct PluginOptions: Sendable, Equatable {
     static let config = Option<Self>("--config", value: "PATH", help: """
         the config file; default: $PRICEHOST_CONFIG, ./plugins.json,
         ~/.config/pricehost/plugins.json, /etc/pricehost/plugins.json
-        """) { options, value throws(UsageError) in
+        """, completes: .file) { options, value throws(UsageError) in
         guard !value.isEmpty else { throw UsageError("--config needs a path") }
         options.configPath = value
     }
@@ -46,7 +46,8 @@ struct QuoteOptions: Sendable, Equatable {
     }
 
     static let provider = Option<Self>("--provider", value: "NAME", synopsis: "NAME[,NAME...]",
-                                       help: "who answers; default: assets.CODE.provider, then defaults.provider") { options, value throws(UsageError) in
+                                       help: "who answers; default: assets.CODE.provider, then defaults.provider",
+                                       completes: .providers) { options, value throws(UsageError) in
         var names: [String] = []
         for name in value.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             guard ProviderName.isValid(name) else {
@@ -70,7 +71,7 @@ struct QuoteOptions: Sendable, Equatable {
         (fetch, watch) ask every provider of the asset at once (--provider a,b,c, else
         assets.CODE.providers) and print the median, min, max and spread; a median of
         one source comes with a warning saying why the others failed
-        """) { options, value throws(UsageError) in
+        """, completes: .choices(["median"])) { options, value throws(UsageError) in
         guard value == "median" else { throw UsageError("--aggregate takes median, not '\(value)'") }
         options.aggregateMedian = true
     }
@@ -101,7 +102,8 @@ extension Option {
     /// `supports`, in that order, and its `validate()` refuses the others (``Invocation/Format/require(_:by:)``).
     static func format(_ property: WritableKeyPath<Root, Invocation.Format> & Sendable, supported: [Invocation.Format]) -> Option {
         Option("--format", value: "FORMAT", synopsis: supported.map(\.rawValue).joined(separator: "|"),
-               help: "text (default), json (one object per line) or csv") { root, value throws(UsageError) in
+               help: "text (default), json (one object per line) or csv",
+               completes: .choices(supported.map(\.rawValue))) { root, value throws(UsageError) in
             guard let format = Invocation.Format(rawValue: value) else {
                 throw UsageError("--format must be text, json or csv, not '\(value)'")
             }
@@ -114,8 +116,6 @@ extension Invocation.Format {
     /// Refuses a format `command` does not support (`providers --format csv`).
     func require(_ supported: [Self], by command: String) throws(UsageError) {
         guard !supported.contains(self) else { return }
-        let names = supported.map(\.rawValue)
-        let list = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
-        throw UsageError("\(command) supports --format \(list)")
+        throw UsageError("\(command) supports --format \(HelpText.list(supported.map(\.rawValue), or: true))")
     }
 }

@@ -46,10 +46,12 @@ extension SynchronousCommand {
     var synchronous: (any SynchronousCommand)? { self }
 }
 
-/// A command's name and what `--help` says about it.
+/// A command's name and what `--help`, the man page and tab completion say about it.
 struct CommandConfiguration: Sendable {
     /// `fetch`, as typed.
     var name: String
+    /// What it does, in a line: the man page's COMMANDS and the descriptions of zsh's and fish's completion.
+    var summary: String
     /// Its lines under USAGE.
     var usage: [UsageLine]
     /// Internal (`__probe`): parsed, but not in `--help` nor the list of commands.
@@ -85,6 +87,9 @@ extension ParsableCommand {
 
     /// `NAME`, when it takes a positional argument.
     static var argumentName: String? { argument?.valueName }
+
+    /// What tab completion offers for its positional argument; nil when it takes none.
+    static var argumentCompletion: ValueCompletion? { argument?.completion }
 
     /// True when `other` is this very command line.
     func isEqual(to other: any ParsableCommand) -> Bool {

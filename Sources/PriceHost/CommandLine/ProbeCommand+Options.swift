@@ -1,6 +1,9 @@
 /// What `__probe` takes; `check` writes these command lines, nobody else.
 extension ProbeCommand {
-    static let configuration = CommandConfiguration(name: "__probe", usage: [], isHidden: true)
+    static let configuration = CommandConfiguration(
+        name: "__probe",
+        summary: "a child process of check: loads and exercises one plugin",
+        usage: [], isHidden: true)
 
     static let options: [Option<ProbeCommand>] = [
         .config(\.plugins), .plugin(\.pluginPath), .allowInsecurePlugins(\.plugins),

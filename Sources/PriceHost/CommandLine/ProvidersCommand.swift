@@ -8,7 +8,10 @@ struct ProvidersCommand: LoadsPlugins {
     /// `--format`.
     var format = Invocation.Format.text
 
-    static let configuration = CommandConfiguration(name: "providers", usage: [UsageLine("[--format]")])
+    static let configuration = CommandConfiguration(
+        name: "providers",
+        summary: "list the loaded plugins, their versions, paths and fetchers, and the plugins that failed, with why",
+        usage: [UsageLine("[--format]")])
 
     static let formats: [Invocation.Format] = [.text, .json]
 

@@ -2,10 +2,13 @@ import PriceHostCore
 
 /// What `watch` takes.
 extension WatchCommand {
-    static let configuration = CommandConfiguration(name: "watch", usage: [
-        UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]"),
-        UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]"),
-    ])
+    static let configuration = CommandConfiguration(
+        name: "watch",
+        summary: "print the assets' prices every --interval seconds, or as the venues' feeds push them (--stream), a line each",
+        usage: [
+            UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]"),
+            UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]"),
+        ])
 
     /// json first: it is watch's default.
     static let formats: [Invocation.Format] = [.json, .csv, .text]
@@ -13,13 +16,15 @@ extension WatchCommand {
     static let options: [Option<WatchCommand>] = [
         .config(\.plugins), .asset(\.quotes), .provider(\.quotes), .currency(\.quotes),
         .format(\.format, supported: formats), .aggregate(\.quotes),
-        Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil) { watch, value throws(UsageError) in
+        Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil,
+               manual: "(watch) seconds between fetches, 0.1 to 86400, each with up to 10% jitter; default 30") { watch, value throws(UsageError) in
             guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                 throw UsageError("--interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not '\(value)'")
             }
             watch.intervalMilliseconds = milliseconds
         },
-        Option("--ticks", value: "N", help: nil) { watch, value throws(UsageError) in
+        Option("--ticks", value: "N", help: nil,
+               manual: "(watch) stop after N fetches, or with --stream after N lines; default: run until SIGINT or SIGTERM") { watch, value throws(UsageError) in
             guard let count = Int(value), (1...1_000_000).contains(count) else {
                 throw UsageError("--ticks must be a whole number from 1 to 1000000, not '\(value)'")
             }

@@ -13,6 +13,9 @@ struct CommandDeclarationTests {
         "check": ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
         "__probe": ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"],
         "new-plugin": ["--language", "--dir"],
+        "completions": [],
+        "__complete": ["--config"],
+        "__manpage": [],
     ]
 
     @Test func eachCommandTakesTheOptionsItTookBefore() {
@@ -57,8 +60,10 @@ struct CommandDeclarationTests {
 
     @Test func theHiddenProbeIsNeitherInTheHelpNorInTheListOfCommands() throws {
         #expect(!HelpText.usage.contains("__probe"))
+        #expect(!HelpText.usage.contains("__manpage"))
+        #expect(!HelpText.usage.contains("__complete"))
         #expect(!HelpText.usage.contains("--load-only"))
-        #expect(throws: UsageError("unknown command 'probe'; commands are fetch, watch, serve, providers, check, new-plugin")) {
+        #expect(throws: UsageError("unknown command 'probe'; commands are fetch, watch, serve, providers, check, new-plugin, completions")) {
             try Invocation.parse(["probe"])
         }
         let probe = try InvocationTests.parse(["__probe", "--plugin", "p.so", "--load-only"], as: ProbeCommand.self)
@@ -102,7 +107,7 @@ struct CommandDeclarationTests {
         #expect(try Invocation.parse(["--help"]).configPath == nil)
     }
 
-    /// The text `--help` printed when it was written by hand (and `watch --stream` since); it is generated now, from the declarations.
+    /// The text `--help` printed when it was written by hand (and `watch --stream` and `completions` since); it is generated now, from the declarations.
     @Test func theGeneratedHelpIsTheHandWrittenOne() {
         #expect(HelpText.usage == Self.handWrittenHelp)
     }
@@ -119,9 +124,10 @@ struct CommandDeclarationTests {
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
           pricehost new-plugin NAME --language c|swift [--dir DIR]   write a plugin to start from (default DIR: ./NAME)
+          pricehost completions bash|zsh|fish   print the shell's tab-completion script
           pricehost --help | --version
 
-        OPTIONS (every command but new-plugin takes --config)
+        OPTIONS (every command but new-plugin and completions takes --config)
           --config PATH     the config file; default: $PRICEHOST_CONFIG, ./plugins.json,
                             ~/.config/pricehost/plugins.json, /etc/pricehost/plugins.json
           --asset CODES     asset codes, comma-separated (2 to 10 letters or digits)
