@@ -3,7 +3,7 @@ import PriceHostService
 /// What `serve` takes.
 extension ServeCommand {
     static let configuration = CommandConfiguration(name: "serve", usage: [
-        UsageLine("[--listen]", note: "HTTP: /v1/prices, /v1/stream, POST / (Chainlink), /metrics, /healthz, /readyz"),
+        UsageLine("[--listen]", note: "HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz"),
     ])
 
     static let options: [Option<ServeCommand>] = [
