@@ -21,6 +21,7 @@ chromedriver or selenium is missing (the reason on stdout), 1 when the browser f
 import json
 import os
 import shutil
+import signal
 import socket
 import sys
 import threading
@@ -149,9 +150,29 @@ def wait_for(check, seconds, step=0.05):
     return value
 
 
+class OutOfTime(Exception):
+    pass
+
+
+def out_of_time(_signal, _frame):
+    raise OutOfTime()
+
+
+def step(result, name):
+    """Notes when each step began, so that a slow run shows where its time went."""
+    result.setdefault("steps", []).append([name, round(time.monotonic() - STARTED, 2)])
+
+
+STARTED = time.monotonic()
+BUDGET_SECONDS = 110
+
+
 def main():
     with open(sys.argv[1], encoding="utf-8") as handle:
         spec = json.load(handle)
+    # Everything, the browser's start included, within the budget: past it, what was seen so far is reported.
+    signal.signal(signal.SIGALRM, out_of_time)
+    signal.alarm(BUDGET_SECONDS)
     chromium = find(["chromium", "chromium-browser", "google-chrome"])
     driver_path = find(["chromedriver"])
     if not chromium or not driver_path:
@@ -165,20 +186,32 @@ def main():
                      "--no-first-run", "--disable-extensions", "--disable-background-networking"]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    browser = webdriver.Chrome(service=Service(driver_path), options=options)
+    result = {}
+    step(result, "start the browser")
+    try:
+        browser = webdriver.Chrome(service=Service(driver_path), options=options)
+    except OutOfTime:
+        print(json.dumps({"error": "the browser did not start within %d s" % BUDGET_SECONDS, **result}))
+        sys.exit(1)
     browser.set_page_load_timeout(20)
     browser.set_script_timeout(10)
-    result = {}
+    failed = False
     try:
         observe(browser, spec, result)
-    finally:
-        try:
-            result["requests"] = requests(browser)
-            result["console"] = [entry.get("message", "") for entry in browser.get_log("browser")]
-        except WebDriverException as error:
-            result["logError"] = str(error)
+    except OutOfTime:
+        result["error"] = "out of time (%d s) in the step %r" % (BUDGET_SECONDS, result["steps"][-1][0])
+        failed = True
+    signal.alarm(15)
+    try:
+        result["requests"] = requests(browser)
+        result["console"] = [entry.get("message", "") for entry in browser.get_log("browser")]
         browser.quit()
+    except (WebDriverException, OutOfTime) as error:
+        result["logError"] = repr(error)
+    signal.alarm(0)
     print(json.dumps(result))
+    if failed:
+        sys.exit(1)
 
 
 def text(browser, script, *arguments):
@@ -210,6 +243,7 @@ def observe(browser, spec, result):
         return observe_history(browser, spec, result)
     started = time.monotonic()
     relay = Relay(spec["port"])
+    step(result, "load the page")
     browser.get("http://127.0.0.1:%d%s" % (relay.port, spec["path"]))
     result["title"] = browser.title
     # With serve.token set, the page asks for it: typed with the keyboard, Enter submits.
@@ -223,12 +257,14 @@ def observe(browser, spec, result):
     result["tokenStored"] = text(browser, "return sessionStorage.getItem('pricehost.token') === arguments[0];", spec["token"])
 
     changed = spec["changedAsset"]
+    step(result, "the first price")
     first = wait_for(lambda: (price(browser, changed) or "—") != "—" and price(browser, changed), 15)
     result["firstPriceSeconds"] = round(time.monotonic() - started, 2)
     result["initial"] = {asset: price(browser, asset) for asset in [changed, spec["staleAsset"], spec["streamAsset"]]}
     result["initial"][changed] = first
 
     # The price changes upstream: the file provider's file, replaced whole.
+    step(result, "a new price")
     temporary = spec["pricesFile"] + ".new"
     with open(temporary, "w", encoding="utf-8") as handle:
         handle.write(spec["rewrite"])
@@ -238,6 +274,7 @@ def observe(browser, spec, result):
     result["updateSeconds"] = round(time.monotonic() - rewritten, 3) if seen else None
     result["afterRewrite"] = price(browser, changed)
 
+    step(result, "stale and failing")
     result["staleRow"] = row(browser, spec["staleAsset"], "file")
     result["freshRow"] = row(browser, changed, "file")
     result["failing"] = wait_for(lambda: text(browser, """
@@ -245,6 +282,7 @@ def observe(browser, spec, result):
         return f ? f.textContent : null;""", spec["failingAsset"]), 5)
 
     stream = spec["streamAsset"], spec["streamProvider"]
+    step(result, "the streamed price")
     live = wait_for(lambda: (row(browser, *stream) or {}).get("state") == "fresh" and row(browser, *stream), 10)
     result["streamRow"] = live or row(browser, *stream)
     result["streamStats"] = text(browser, """
@@ -258,6 +296,7 @@ def observe(browser, spec, result):
 
     # What a screen reader has: the status line, headings, the table's headers, and the
     # sparkline as an image named in words, its prices in text.
+    step(result, "a screen reader's view")
     time.sleep(1.2)  # the sparklines are drawn once a second
     result["accessibility"] = text(browser, """
         const status = document.getElementById('status');
@@ -272,6 +311,7 @@ def observe(browser, spec, result):
                 columnHeaders: card.querySelectorAll('thead th[scope=col]').length,
                 bodyText: document.body.innerText};""", changed)
 
+    step(result, "the screenshot")
     shot = browser.get_screenshot_as_png()
     with open(spec["screenshot"], "wb") as handle:
         handle.write(shot)
@@ -282,6 +322,7 @@ def observe(browser, spec, result):
     result["origin"] = text(browser, "return location.origin;")
 
     # A phone-sized screen: nothing wider than the window.
+    step(result, "a phone")
     browser.set_window_size(390, 844)
     time.sleep(0.5)
     result["phone"] = text(browser, "return {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,"
@@ -289,12 +330,14 @@ def observe(browser, spec, result):
     browser.set_window_size(1000, 820)
 
     # Dark mode: the colors follow prefers-color-scheme.
+    step(result, "dark mode")
     light = text(browser, "return getComputedStyle(document.body).backgroundColor;")
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     result["colors"] = {"light": light, "dark": text(browser, "return getComputedStyle(document.body).backgroundColor;")}
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
     # A dropped connection: the board reconnects by itself, resuming with Last-Event-ID.
+    step(result, "a dropped connection")
     result["connectionsCut"] = relay.cut()
     result["offlineStatus"] = wait_for(lambda: text(browser, "const s = document.getElementById('status');"
                                                              "return s.classList.contains('bad') ? s.textContent : null;"), 5, step=0.01)
@@ -302,6 +345,7 @@ def observe(browser, spec, result):
                                                           "return s.textContent.startsWith('Live') ? s.textContent : null;"), 20)
 
     # The feed goes silent: past staleAfterSeconds (plus the REST fallback's interval) it is shown stale.
+    step(result, "a silent feed")
     silent = wait_for(lambda: (row(browser, *stream) or {}).get("state") == "stale" and row(browser, *stream), 25, step=0.2)
     result["streamStale"] = silent or row(browser, *stream)
 
@@ -309,10 +353,12 @@ def observe(browser, spec, result):
 def observe_history(browser, spec, result):
     """The sparkline, filled from /v1/history (answered by the relay) before the stream adds to it."""
     relay = Relay(spec["port"], history=spec["history"])
+    step(result, "load the page")
     browser.get("http://127.0.0.1:%d%s" % (relay.port, spec["path"]))
     asset = spec["changedAsset"]
     result["price"] = wait_for(lambda: (price(browser, asset) or "—") != "—" and price(browser, asset), 15)
     label = "return document.getElementById(document.querySelector(`[data-asset='${arguments[0]}'] svg`).getAttribute('aria-labelledby')).textContent;"
+    step(result, "the sparkline")
     # History is drawn first; the stream's first price joins it at the next redraw (once a second).
     latest = " to %s," % result["price"]
     result["sparkLabel"] = wait_for(lambda: latest in (text(browser, label, asset) or "") and text(browser, label, asset), 5) \
