@@ -47,10 +47,12 @@ public enum CommandRunner {
     /// The environment is a clean one (PATH, and HOME pointing at
     /// `currentDirectory` or /tmp) plus `environment`, so the developer's own
     /// config and variables never leak into a test.
+    /// - Parameter ownProcessGroup: start it in a process group of its own, so that what it
+    ///   starts (a browser, say) is killed with it when it ends or runs out of time.
     /// - Throws: ``CommandTimeout`` when it ran out of time (it has been killed),
     ///   or the runner's error when it could not start.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                           currentDirectory: String? = nil, timeout: Double = 60) throws -> CommandResult {
+                           currentDirectory: String? = nil, timeout: Double = 60, ownProcessGroup: Bool = false) throws -> CommandResult {
         var base = ["PATH": Self.variable("PATH") ?? "/usr/bin:/bin"]
         // A sanitizer run configures the children the same way.
         for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] {
@@ -58,7 +60,7 @@ public enum CommandRunner {
         }
         base["HOME"] = currentDirectory ?? "/tmp"
         let entries = base.merging(environment) { _, new in new }.map { "\($0.key)=\($0.value)" }
-        let child = ChildProcess(executable, arguments, environment: entries, currentDirectory: currentDirectory)
+        let child = ChildProcess(executable, arguments, environment: entries, currentDirectory: currentDirectory, ownProcessGroup: ownProcessGroup)
         let outcome = try child.run(timeout: .milliseconds(Int(timeout * 1000)))
         if outcome.ending == .timedOut {
             throw CommandTimeout(command: child.description, seconds: timeout)

@@ -6,7 +6,7 @@ extension ServeCommand {
         name: "serve",
         summary: "answer prices over HTTP until stopped; SIGHUP reloads the config",
         usage: [
-            UsageLine("[--listen]", note: "HTTP: /v1/prices, /v1/stream, POST / (Chainlink), /metrics, /healthz, /readyz"),
+            UsageLine("[--listen]", note: "HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz"),
         ])
 
     static let options: [Option<ServeCommand>] = [

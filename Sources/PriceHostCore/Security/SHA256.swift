@@ -1,6 +1,7 @@
-/// SHA-256 (FIPS 180-4), for pinning plugin files. Foundation on Linux has no
-/// digest API and the project takes no dependency, so it is written out here.
-struct SHA256: Sendable {
+/// SHA-256 (FIPS 180-4), for pinning plugin files and for the board's
+/// Content-Security-Policy hashes. Foundation on Linux has no digest API and
+/// the project takes no dependency, so it is written out here.
+package struct SHA256: Sendable {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
         (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
     private var buffer: [UInt8] = []
@@ -25,6 +26,13 @@ struct SHA256: Sendable {
         var hash = SHA256()
         hash.update(Array(bytes))
         return hash.finalizeHex()
+    }
+
+    /// The digest of `bytes`, its 32 bytes.
+    package static func digest<Bytes: Sequence>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
+        var hash = SHA256()
+        hash.update(Array(bytes))
+        return hash.finalizeWords().flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
     }
 
     /// Adds `bytes` to the message.
@@ -55,6 +63,14 @@ struct SHA256: Sendable {
 
     /// The digest, as 64 lower-case hex digits.
     mutating func finalizeHex() -> String {
+        finalizeWords().map { word in
+            let digits = String(word, radix: 16)
+            return String(repeating: "0", count: 8 - digits.count) + digits
+        }.joined()
+    }
+
+    /// The digest, as its eight big-endian words.
+    private mutating func finalizeWords() -> [UInt32] {
         let bitLength = length &* 8
         var padding: [UInt8] = [0x80]
         padding += [UInt8](repeating: 0, count: (119 - buffer.count) % 64)
@@ -62,11 +78,7 @@ struct SHA256: Sendable {
         let savedLength = length
         update(padding)
         length = savedLength
-        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        return words.map { word in
-            let digits = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - digits.count) + digits
-        }.joined()
+        return [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
     }
 
     /// Compresses `count` 64-byte blocks. Pointers and one scratch schedule,

@@ -1,7 +1,7 @@
 import PriceHostCore
 import ProviderABI
 
-/// The parameters of `/v1/prices`, `/v1/stream` and `/v1/history`, checked as the command line checks
+/// The parameters of `/v1/prices`, `/v1/stream`, `/v1/history` and the board's, checked as the command line checks
 /// `--asset`, `--currency`, `--provider` and `--aggregate`; the message says what is wrong.
 struct ServeQuery: Sendable, Equatable {
     /// How a routing error names where an unknown provider came from.
@@ -28,8 +28,9 @@ struct ServeQuery: Sendable, Equatable {
         package var message: String
     }
 
-    /// Reads `parameters`, which may be only those in `allowed`.
-    package static func parse(_ parameters: [(name: String, value: String)], allowed: [String]) throws(Problem) -> ServeQuery {
+    /// Reads `parameters`, which may be only those in `allowed`; `asset` is required unless `assetRequired` is false.
+    package static func parse(_ parameters: [(name: String, value: String)], allowed: [String],
+                              assetRequired: Bool = true) throws(Problem) -> ServeQuery {
         var query = ServeQuery()
         var seen = Set<String>()
         for (name, value) in parameters {
@@ -77,7 +78,7 @@ struct ServeQuery: Sendable, Equatable {
                 query.intervalMilliseconds = milliseconds
             }
         }
-        guard !query.assets.isEmpty else { throw Problem(message: "asset is required, e.g. ?asset=BTC,ETH") }
+        guard !query.assets.isEmpty || !assetRequired else { throw Problem(message: "asset is required, e.g. ?asset=BTC,ETH") }
         guard query.assets.count <= maxAssets else { throw Problem(message: "at most \(maxAssets) assets per request") }
         return query
     }

@@ -7,6 +7,8 @@ import ProviderABI
 /// | `/v1/prices` | GET, HEAD | quotes as a JSON array |
 /// | `/v1/stream` | GET | Server-Sent Events |
 /// | `/v1/history` | GET, HEAD | one pair's quotes of the last minutes (at most 60), as JSON |
+/// | `/v1/board` | GET, HEAD | what the board shows, from the config (JSON) |
+/// | `/` | GET, HEAD | the board: an HTML page (no token needed: it holds no data) |
 /// | `/` | POST | a Chainlink external adapter |
 /// | `/metrics` | GET, HEAD | Prometheus text |
 /// | `/healthz` | GET, HEAD | the process is up (no token needed) |
@@ -33,14 +35,17 @@ package struct ServeRouter: Sendable {
         case "/v1/prices": (route, allowed) = ("prices", ["GET", "HEAD"])
         case "/v1/stream": (route, allowed) = ("stream", ["GET"])
         case "/v1/history": (route, allowed) = ("history", ["GET", "HEAD"])
-        case "/": (route, allowed) = ("chainlink", ["POST"])
+        case "/v1/board": (route, allowed) = ("board-config", ["GET", "HEAD"])
+        case "/": (route, allowed) = (["GET", "HEAD"].contains(request.method) ? "board" : "chainlink", ["GET", "HEAD", "POST"])
         case "/metrics": (route, allowed) = ("metrics", ["GET", "HEAD"])
         case "/healthz": (route, allowed) = ("healthz", ["GET", "HEAD"])
         case "/readyz": (route, allowed) = ("readyz", ["GET", "HEAD"])
         default:
-            return .response(.error(404, "no route \(JSONValue.quoted(request.path)); routes: /v1/prices, /v1/stream, /v1/history, POST /, /metrics, /healthz, /readyz"), route: "unknown")
+            return .response(.error(404, "no route \(JSONValue.quoted(request.path)); routes: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz"), route: "unknown")
         }
-        if route != "healthz", let token = generation.config.serve.token, !Self.authorizes(request.header("authorization"), token: token) {
+        // The board's page holds no data (its script asks for it with the token), and a browser
+        // cannot send a header when it opens a page: it is served without the token.
+        if route != "healthz", route != "board", let token = generation.config.serve.token, !Self.authorizes(request.header("authorization"), token: token) {
             return .response(.error(401, "missing or wrong bearer token (send Authorization: Bearer TOKEN)",
                                     headers: [("WWW-Authenticate", "Bearer")]), route: route)
         }
@@ -53,6 +58,8 @@ package struct ServeRouter: Sendable {
         case "stream": return stream(request, generation)
         case "history": return .response(history(request, generation), route: route)
         case "chainlink": return .response(chainlink(request, generation), route: route)
+        case "board": return .response(board(request), route: route)
+        case "board-config": return .response(boardConfig(request, generation), route: route)
         case "metrics":
             let plugins = generation.catalog.report.plugins.map { (provider: $0.name, version: $0.version) }
             let text = metrics.exposition(plugins: plugins, rateLimitWaits: state.rateLimitWaits, openConnections: openConnections(),

@@ -13,6 +13,14 @@ struct SHA256Tests {
         #expect(SHA256.hex(of: Array(message.utf8)) == digest)
     }
 
+    @Test func theDigestIsTheHexDigestsBytes() {
+        // "abc" (FIPS 180-2, B.1); base64 of the same bytes is what a Content-Security-Policy hash names.
+        let digest = SHA256.digest(of: Array("abc".utf8))
+        #expect(digest.count == 32)
+        #expect(digest.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined()
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     @Test func millionAsInChunksOfOddSizes() {
         var hash = SHA256()
         var remaining = 1_000_000
