@@ -34,6 +34,14 @@ struct BoardBrowserTests {
         return result.status == 0 && said.isEmpty ? nil : (said.isEmpty ? "python3 failed: \(result)" : said)
     }()
 
+    /// True when the browser can run; otherwise prints why the test skips. The probe runs
+    /// Python: off the cooperative pool.
+    static func available() async throws -> Bool {
+        guard let reason = try await offThePool({ Self.missingReason }) else { return true }
+        print("BoardBrowserTests: \(reason); skipped")
+        return false
+    }
+
     /// The file provider's prices: BTC and SOL quoted now, ETH six days ago (stale past `maxAgeSeconds`), no DOGE.
     static func prices(sol: String, at time: Date) -> String {
         let now = CoinbaseFeed.iso(time)
@@ -98,10 +106,7 @@ struct BoardBrowserTests {
     }
 
     @Test func theBoardShowsLivePricesStalenessAndFailuresAndFollowsAChangeWithinTwoSeconds() async throws {
-        if let reason = Self.missingReason {
-            print("BoardBrowserTests: \(reason); skipped")
-            return
-        }
+        guard try await Self.available() else { return }
         guard StreamVenue.available(for: "BoardBrowserTests") else { return }
         let venue = try await Self.venue()
         defer { venue.stop() }
@@ -192,10 +197,7 @@ struct BoardBrowserTests {
     }
 
     @Test func theSparklineStartsWithTheLast15MinutesFromHistory() async throws {
-        if let reason = Self.missingReason {
-            print("BoardBrowserTests: \(reason); skipped")
-            return
-        }
+        guard try await Self.available() else { return }
         let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"], extra: #", "assets": {"SOL": {"provider": "file"}}"#),
                                   files: ["prices.json": Self.prices(sol: "142.375", at: Date())])
         defer { sandbox.remove() }

@@ -143,7 +143,8 @@ function render(c, now, redraw) {
   for (const p of c.providers.values()) {
     const why = p.amount == null ? '' : staleness(p, now);
     const state = p.amount == null ? 'waiting' : why ? 'stale' : 'fresh';
-    if (p.amount != null) { all.push(p.amount); if (!why) fresh.push(p.amount); }
+    // A provider whose last word was an error is not counted fresh: its price is not confirmed.
+    if (p.amount != null) { all.push(p.amount); if (!why && !p.error) fresh.push(p.amount); }
     const cells = p.cells;
     if (p.row.dataset.state !== state) p.row.dataset.state = state;
     p.row.classList.toggle('stale', state === 'stale');
