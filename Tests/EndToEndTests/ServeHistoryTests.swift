@@ -115,7 +115,7 @@ struct ServeHistoryTests {
             #expect(reply.body == #"{"error":"\#(error)"}"#, "\(query)")
         }
         #expect(try server.post("/v1/history?asset=BTC", body: "{}").headers["allow"] == "GET, HEAD")
-        #expect(try server.get("/v2/history").body.contains("routes: /v1/prices, /v1/stream, /v1/history, POST /"))
+        #expect(try server.get("/v2/history").body.contains("/v1/prices, /v1/stream, /v1/history, /v1/board, POST /"))
         // Still serving.
         #expect(try server.get("/v1/history?asset=BTC").status == 200)
     }
