@@ -220,13 +220,14 @@ package final class StreamHub: Sendable {
     /// clients. False when that topic has ended.
     private func publish(_ body: String, on key: TopicKey, id: Int) -> Bool {
         state.withLock { state in
-            guard var topic = state.topics[key], topic.id == id else { return false }
+            guard state.topics[key]?.id == id else { return false }
             state.sequence += 1
             let event = "id: \(EventID(epoch: epoch, sequence: state.sequence).text)\n" + body
-            topic.history.append(event, sequence: state.sequence, at: .now)
-            state.topics[key] = topic
+            // In place: a copy of the topic taken out and stored back would hold a second reference
+            // to its history while appending, and so copy the whole history (600 events) on every event.
+            state.topics[key]!.history.append(event, sequence: state.sequence, at: .now)
             // Under the lock: every client gets events in the order of their ids.
-            for subscriber in topic.subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
+            for subscriber in state.topics[key]!.subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
             return true
         }
     }
