@@ -20,7 +20,10 @@ let package = Package(
         .package(name: "pricehost", path: ".."),
     ],
     targets: [
+        // <sys/epoll.h>, which Swift's Glibc module leaves out: the stream case's SSE clients wait on epoll.
+        .systemLibrary(name: "CEpoll"),
         .executableTarget(name: "PriceHostBenchmark", dependencies: [
+            "CEpoll",
             .product(name: "ProviderABI", package: "pricehost"),
             .product(name: "ChildProcesses", package: "pricehost"),
             .product(name: "PriceHostTesting", package: "pricehost"),

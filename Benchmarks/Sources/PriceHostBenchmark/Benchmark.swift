@@ -39,6 +39,7 @@ enum Benchmark {
         case .memory: try MemoryCase.run(context)
         case .serve: try ServeCase.run(context)
         case .fleet: try FleetCase.run(context)
+        case .stream: try StreamCase.run(context)
         }
     }
 }

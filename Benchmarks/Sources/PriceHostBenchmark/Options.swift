@@ -2,7 +2,7 @@
 struct Options: Sendable {
     /// The cases there are, in the order they run.
     enum Case: String, CaseIterable, Sendable {
-        case startup, plugins, container, network, concurrency, memory, serve, fleet
+        case startup, plugins, container, network, concurrency, memory, serve, fleet, stream
     }
 
     /// Timed runs per figure; odd, so the median is a run that happened.
@@ -41,6 +41,12 @@ struct Options: Sendable {
         The fleet case (issue 19) runs instances sharing a redis-server of their own: two
         answering 10,000 pairs each from Redis (--quick: 3,000), then 1 to 4 instances asked
         for the same 50 pairs at once, counting upstream requests. Skipped without redis-server.
+
+        The stream case (issue 25) runs `pricehost serve` with coinbase "stream": true against a
+        WebSocket venue of its own on 127.0.0.1: the latency from the venue's write of a ticker to
+        SSE clients of /v1/stream, with 1 and 1,000 clients, at 200 tickers/s; tickers/s one feed
+        parses and fans out to a client (500,000 written at once; --quick: 200,000); the server's
+        RSS over 1,000,000 tickers to 100 clients (--quick: 300,000).
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

@@ -123,7 +123,8 @@ enum Report {
         (value >= 0 ? "+" : "-") + kilobytes(abs(value))
     }
 
-    private static func grouped(_ value: Int) -> String {
+    /// `1,000,000`.
+    static func grouped(_ value: Int) -> String {
         let digits = String(abs(value))
         var text = ""
         for (index, digit) in digits.enumerated() {
