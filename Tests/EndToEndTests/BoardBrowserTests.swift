@@ -107,7 +107,7 @@ struct BoardBrowserTests {
 
     @Test func theBoardShowsLivePricesStalenessAndFailuresAndFollowsAChangeWithinTwoSeconds() async throws {
         guard try await Self.available() else { return }
-        guard StreamVenue.available(for: "BoardBrowserTests") else { return }
+        guard await StreamVenue.available(for: "BoardBrowserTests") else { return }
         let venue = try await Self.venue()
         defer { venue.stop() }
         let sandbox = try Sandbox(config: Self.config(streamURL: venue.url()), files: ["prices.json": Self.prices(sol: "142.375", at: Date())])

@@ -89,7 +89,7 @@ struct GrafanaDashboardTests {
         let dashboard = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let names = try Self.expressions(dashboard).reduce(into: Set<String>()) { $0.formUnion(Self.metricNames(in: $1)) }
         #expect(names.count >= 7, "\(names.sorted())")
-        guard StreamVenue.available(for: "GrafanaDashboardTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "GrafanaDashboardTests.\(#function)") else { return }
         let venue = try await StreamServeTests.venue(count: 40, every: 0.2)
         defer { venue.stop() }
         let rest = try LoopbackHTTPServer { request, _ in

@@ -52,7 +52,7 @@ struct StreamFailureTests {
     }
 
     @Test func silenceFallsBackToRESTClosesTheStaleConnectionAndRecovers() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let rest = try LoopbackHTTPServer { request, _ in
             request.path == "/v2/prices/BTC-USD/spot" ? .init(body: #"{"data":{"base":"BTC","currency":"USD","amount":"15840.01"}}"#)
                                                       : .init(status: 404, body: "{}")
@@ -79,7 +79,7 @@ struct StreamFailureTests {
     }
 
     @Test func aDroppedConnectionIsReopenedAfterBackoff() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let outcome = try await Self.scenario([
             [.waitMessage, Self.tick("64000.10", 1, 0), .sleep(0.2), .drop],
             [.waitMessage, Self.tick("64001.25", 2, 1), .hold],
@@ -91,7 +91,7 @@ struct StreamFailureTests {
     }
 
     @Test func aCloseFrameIsReportedWithItsCodeAndReasonAndReconnected() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let outcome = try await Self.scenario([
             [.waitMessage, Self.tick("64000.10", 1, 0), .close(1001, "maintenance")],
             [.waitMessage, Self.tick("64001.25", 2, 1), .hold],
@@ -108,7 +108,7 @@ struct StreamFailureTests {
         ("a flood of pings", [Step.pings(200)], "closing with 1008"),
     ] as [(String, [Step], String)])
     func aHostileFrameEndsThatConnectionWithAWarningAndAReconnect(what: String, hostile: [Step], warning: String) async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let outcome = try await Self.scenario([
             [.waitMessage, Self.tick("64000.10", 1, 0), .sleep(0.1)] + hostile + [.hold],
             [.waitMessage, Self.tick("64001.25", 2, 1), .hold],
@@ -119,7 +119,7 @@ struct StreamFailureTests {
     }
 
     @Test func aFragmentedMessageAndPingsAreHandledOnOneConnection() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let ticker = CoinbaseFeed.ticker("64000.10", sequence: 1, at: Self.at(0))
         let middle = ticker.index(ticker.startIndex, offsetBy: ticker.count / 2)
         let outcome = try await Self.scenario([
@@ -132,7 +132,7 @@ struct StreamFailureTests {
     }
 
     @Test func aSequenceGapIsCountedAndWarnedAndItsQuoteStillFlows() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let outcome = try await Self.scenario([
             [.waitMessage, Self.tick("64000.10", 1, 0), Self.tick("64001.25", 2, 1), Self.tick("64002.50", 5, 2), .hold],
         ]) { $0.contains("64002.5") }
@@ -141,7 +141,7 @@ struct StreamFailureTests {
     }
 
     @Test func aQuoteOlderThanTheLastEmittedOrARepeatedSequenceIsDropped() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let outcome = try await Self.scenario([
             [.waitMessage, Self.tick("64000.10", 1, 2), Self.tick("63000.00", 2, 1), Self.tick("63500.00", 2, 3),
              Self.tick("64002.50", 3, 4), .hold],
@@ -151,7 +151,7 @@ struct StreamFailureTests {
     }
 
     @Test func aRefusedSubscriptionIsWarnedAndRetried() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let refusal = #"{"type":"error","message":"Failed to subscribe","reason":"BTC-USD is delisted"}"#
         let outcome = try await Self.scenario([
             [.waitMessage, .send(refusal), .hold],
@@ -165,7 +165,7 @@ struct StreamFailureTests {
     /// A connection at its lifetime (Binance's 24 h, made 2 s here) is replaced by a new one
     /// that goes live first: the old one closes only after that, and no update is lost or doubled.
     @Test func aConnectionAtItsLifetimeIsHandedOverWithoutLosingAnUpdate() async throws {
-        guard StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFailureTests.\(#function)") else { return }
         let first = (1...6).flatMap { index in [Self.tick("6400\(index).00", index, Double(index)), Step.sleep(0.4)] }
         let second = (5...8).map { index in Self.tick("6400\(index).00", index, Double(index)) }
         let outcome = try await Self.scenario([

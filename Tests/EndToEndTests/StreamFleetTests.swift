@@ -82,7 +82,7 @@ struct StreamFleetTests {
     }
 
     @Test func fourInstancesShareOneUpstreamConnectionAndShowTheSameEventsWithTheSameIds() async throws {
-        guard StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
         let venue = try await Self.venue()
         defer { venue.stop() }
         try await offThePool {
@@ -111,7 +111,7 @@ struct StreamFleetTests {
     }
 
     @Test func whenTheHolderDiesAnotherInstanceConnectsWithinTheLeaseAndNeverTwoAtOnce() async throws {
-        guard StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
         let venue = try await Self.venue()
         defer { venue.stop() }
         try await offThePool {
@@ -139,7 +139,7 @@ struct StreamFleetTests {
     }
 
     @Test func withRedisDownEachInstanceStreamsAloneWithAWarningThenOneConnectionAgain() async throws {
-        guard StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
         let venue = try await Self.venue()
         defer { venue.stop() }
         try await offThePool {
@@ -169,7 +169,7 @@ struct StreamFleetTests {
     }
 
     @Test func aClientResumingWithLastEventIDOnAnotherInstanceGetsWhatItMissed() async throws {
-        guard StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamFleetTests.\(#function)") else { return }
         let venue = try await Self.venue()
         defer { venue.stop() }
         try await offThePool {

@@ -30,7 +30,7 @@ struct StreamServeTests {
     }
 
     @Test func everyClientIsServedFromOneUpstreamConnectionWithTheSameEventsAndIds() async throws {
-        guard StreamVenue.available(for: "StreamServeTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamServeTests.\(#function)") else { return }
         let venue = try await Self.venue(count: 12, every: 0.15)
         defer { venue.stop() }
         let sandbox = try Self.sandbox(venue)
@@ -59,7 +59,7 @@ struct StreamServeTests {
     }
 
     @Test func aClientReconnectingWithLastEventIDGetsThePushedEventsItMissed() async throws {
-        guard StreamVenue.available(for: "StreamServeTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamServeTests.\(#function)") else { return }
         let venue = try await Self.venue(count: 20, every: 0.1)
         defer { venue.stop() }
         let sandbox = try Self.sandbox(venue)

@@ -44,8 +44,8 @@ struct StreamVenue {
     let files: TemporaryDirectory
 
     /// True when Python's `websockets` is installed; otherwise prints why `test` skips.
-    static func available(for test: String) -> Bool {
-        PythonFixtureServer.available(for: test)
+    static func available(for test: String) async -> Bool {
+        await PythonFixtureServer.available(for: test)
     }
 
     /// Starts the venue: connection n plays `connections[n - 1]` (the last list for later ones).

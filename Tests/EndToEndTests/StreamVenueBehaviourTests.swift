@@ -16,7 +16,7 @@ struct StreamVenueBehaviourTests {
     /// Bitstamp's `bts:request_reconnect`: the new connection is opened (and subscribed) before
     /// the old one closes, and the trades of both arrive once each, in order.
     @Test func bitstampsRequestReconnectOpensTheNewConnectionFirst() async throws {
-        guard StreamVenue.available(for: "StreamVenueBehaviourTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamVenueBehaviourTests.\(#function)") else { return }
         let base = 1_795_176_001_000_000
         let venue = try await StreamVenue.start([
             [.waitMessage, .send(Self.bitstampTrade("64000.10", microseconds: base)),
@@ -41,7 +41,7 @@ struct StreamVenueBehaviourTests {
     /// `--aggregate median` over two venues' feeds: a line each time the median over their
     /// latest fresh quotes changes.
     @Test func theMedianOverFeedsIsRecomputedOnEachUpdate() async throws {
-        guard StreamVenue.available(for: "StreamVenueBehaviourTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamVenueBehaviourTests.\(#function)") else { return }
         let now = Date()
         let coinbase = try await StreamVenue.start([[.waitMessage, .send(CoinbaseFeed.ticker("64000.10", sequence: 1, at: now)), .hold]])
         defer { coinbase.stop() }

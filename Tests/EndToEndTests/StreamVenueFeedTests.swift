@@ -38,7 +38,7 @@ struct StreamVenueFeedTests {
 
     @Test(arguments: venues, [false, true])
     func aRecordedFeedIsPrintedAsItArrives(venue: Venue, secure: Bool) async throws {
-        guard StreamVenue.available(for: "StreamVenueFeedTests.\(#function)") else { return }
+        guard await StreamVenue.available(for: "StreamVenueFeedTests.\(#function)") else { return }
         var certificates: TemporaryDirectory?
         if secure {
             guard let openssl = TestCertificates.openssl else {

@@ -15,10 +15,18 @@ public final class PythonFixtureServer: Sendable {
         return "python3 with the websockets package is not installed (pip install websockets); skipped"
     }()
 
-    /// True when the fixture can run; otherwise prints why `test` skips.
-    public static func available(for test: String) -> Bool {
-        guard let missingReason else { return true }
-        print("\(test): \(missingReason)")
+    /// True when the fixture can run; otherwise prints why `test` skips. The first call runs a
+    /// Python probe: off Swift Testing's 2-thread pool, so that callers waiting on its one-time
+    /// initialization never hold both pool threads while it runs.
+    public static func available(for test: String) async -> Bool {
+        let reason: String?
+        do {
+            reason = try await offThePool { Self.missingReason }
+        } catch {
+            reason = "the probe for python3 and websockets could not run (\(error)); skipped"
+        }
+        guard let reason else { return true }
+        print("\(test): \(reason)")
         return false
     }
 

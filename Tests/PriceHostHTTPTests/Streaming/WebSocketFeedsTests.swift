@@ -48,7 +48,7 @@ struct WebSocketFeedsTests {
     }
 
     @Test func twoListenersOfTwoPairsShareOneConnectionAndGetEveryQuoteInOrder() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         let feeds = try Self.feeds(url: server.url(), amounts: ["64000.1", "64001.25", "64002.5"])

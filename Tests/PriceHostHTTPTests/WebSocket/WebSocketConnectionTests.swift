@@ -13,7 +13,7 @@ struct WebSocketConnectionTests {
     static let quick = WebSocketOptions(connectTimeout: .seconds(5), handshakeTimeout: .seconds(5), closeTimeout: .seconds(2))
 
     @Test func echoesTextAndClosesNormally() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(path: "/stream?pair=BTC-USD"), options: Self.quick)
@@ -29,7 +29,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func aConnectionReleasedWithoutClosingSaysGoingAway() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         var connection: WebSocketConnection? = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -39,7 +39,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func aMessageInThreeFragmentsArrivesWhole() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -50,7 +50,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func theServersPingIsAnsweredWithItsPayload() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -63,7 +63,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func ourPingComesBackAsAPong() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -74,7 +74,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func theClientClosesWithCodeAndReason() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -93,7 +93,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func theServerClosesWithCodeAndReason() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -106,7 +106,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func aMessageOverTheCapClosesWith1009() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
         var options = Self.quick
@@ -120,7 +120,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func aMaskedFrameFromTheServerClosesWith1002() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["raw-masked"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -131,7 +131,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func textThatIsNotUTF8ClosesWith1007() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["raw-bad-utf8"])
         defer { server.stop() }
         let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
@@ -142,7 +142,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func wssTrustsTheCAInCAFileAndRefusesWithoutIt() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         guard let openssl = TestCertificates.openssl else {
             print("WebSocketConnectionTests.\(#function): the openssl command is not installed (apt-get install openssl); skipped")
             return
@@ -187,7 +187,7 @@ struct WebSocketConnectionTests {
     }
 
     @Test func aServerThatNeverAnswersTheUpgradeTimesOut() async throws {
-        guard WebSocketFixtureServer.available(for: #function) else { return }
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["silent"])
         defer { server.stop() }
         var options = Self.quick

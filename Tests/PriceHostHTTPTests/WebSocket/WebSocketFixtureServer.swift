@@ -6,8 +6,8 @@ enum WebSocketFixtureServer {
     static let script = BuiltProducts.packageRoot + "/Tests/PriceHostHTTPTests/Fixtures/websocket_server.py"
 
     /// True when the fixture can run; otherwise prints why `test` skips.
-    static func available(for test: String) -> Bool {
-        PythonFixtureServer.available(for: "WebSocketConnectionTests.\(test)")
+    static func available(for test: String) async -> Bool {
+        await PythonFixtureServer.available(for: "WebSocketConnectionTests.\(test)")
     }
 
     /// Starts the script with `arguments` (the mode first).
