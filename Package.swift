@@ -74,26 +74,28 @@ let package = Package(
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
         .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ConcurrencyHelpers", "ProviderABI"], path: "Tests/PriceHostTesting"),
+        // Swift Testing traits for the test targets (running a suite off the cooperative pool), apart for the same reason.
+        .target(name: "PriceHostTestTraits", dependencies: ["PriceHostTesting"], path: "Tests/PriceHostTestTraits"),
         // Seeded, bounded fuzzing on Swift Testing, apart so that PriceHostTesting links without it.
         .target(name: "PriceHostFuzzing", dependencies: ["ProviderABI"], path: "Tests/PriceHostFuzzing"),
         .testTarget(name: "InjectionTests", dependencies: ["Injection", "ConcurrencyHelpers"]),
-        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "ProviderABITests", dependencies: ["ProviderABI", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "FileProviderTests", dependencies: ["FileProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinbaseProviderTests", dependencies: ["CoinbaseProviderLibrary", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "BitstampProviderTests", dependencies: ["BitstampProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "GeminiProviderTests", dependencies: ["GeminiProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "BinanceProviderTests", dependencies: ["BinanceProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "CoinGeckoProviderTests", dependencies: ["CoinGeckoProviderLibrary", "ProviderABI", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
         // The host's tests, one target per layer, each beside what it tests.
-        .testTarget(name: "PriceHostCoreTests", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
-        .testTarget(name: "PriceHostHTTPTests", dependencies: ["PriceHostHTTP", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing", "ChildProcesses"],
+        .testTarget(name: "PriceHostCoreTests", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostHTTPTests", dependencies: ["PriceHostHTTP", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing", "ChildProcesses"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PriceHostServiceTests", dependencies: ["PriceHostService", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostServiceTests", dependencies: ["PriceHostService", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
         // The executable layer: commands, wiring, and tests that go through the composition root.
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PriceHostTesting"],
+            dependencies: ["PriceHostTesting", "PriceHostTestTraits"],
             exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

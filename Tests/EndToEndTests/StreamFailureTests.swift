@@ -1,4 +1,5 @@
 import Foundation
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// Coinbase Exchange's feed, through each failure a feed meets: silence and the REST
 /// fallback, disconnects, close codes, hostile frames, gaps, refusals and hand-overs.
 /// Each scenario runs the built binary as a user would, off the cooperative pool.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.offThePool, .timeLimit(.minutes(2)))
 struct StreamFailureTests {
     typealias Step = StreamVenue.Step
 

@@ -1,9 +1,10 @@
 import Foundation
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// What only some venues do, and the median across venues' feeds, end to end.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.offThePool, .timeLimit(.minutes(2)))
 struct StreamVenueBehaviourTests {
     static func bitstampTrade(_ price: String, microseconds: Int) -> String {
         #"{"data": {"id": \#(microseconds), "timestamp": "\#(microseconds / 1_000_000)", "amount": 0.00512, "amount_str": "0.00512000", "price": \#(price), "price_str": "\#(price)", "type": 0, "microtimestamp": "\#(microseconds)", "buy_order_id": 1893456789012480, "sell_order_id": 1893456788998144}, "channel": "live_trades_btcusd", "event": "trade"}"#

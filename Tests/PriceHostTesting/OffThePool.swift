@@ -27,3 +27,15 @@ public final class SerialQueueExecutor: TaskExecutor {
         queue.async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }
+
+/// A task executor that runs each job on a Dispatch thread, never the cooperative
+/// pool's, and runs jobs of different tasks side by side (each on a serial queue of
+/// its own, so Dispatch adds a thread rather than queue one behind another).
+public final class DispatchThreadsExecutor: TaskExecutor {
+    public init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue(label: "PriceHostTesting.offThePool").async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+}

@@ -1,13 +1,14 @@
 import Foundation
 import Glibc
 @testable import PriceHostHTTP
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// The connection over libcurl's CONNECT_ONLY against a real server: Python's
 /// `websockets` (Fixtures/websocket_server.py), and a raw socket for the two
 /// violations `websockets` will not commit. Skips, saying why, without them.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.offThePool, .timeLimit(.minutes(1)))
 struct WebSocketConnectionTests {
     /// Options that keep a failing test short.
     static let quick = WebSocketOptions(connectTimeout: .seconds(5), handshakeTimeout: .seconds(5), closeTimeout: .seconds(2))

@@ -2,12 +2,13 @@ import ConcurrencyHelpers
 import Glibc
 @testable import PriceHostCore
 @testable import PriceHostService
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// The client against a real redis-server on a loopback port: pipelining, the
 /// scripts, `NOSCRIPT`, and Redis gone. Skips, saying why, without redis-server.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.offThePool, .timeLimit(.minutes(1)))
 struct RedisClientTests {
     final class Lines: Sendable {
         let lines = Lock<[String]>([])
@@ -39,7 +40,11 @@ struct RedisClientTests {
             // made meanwhile queue up together however the machine schedules their tasks: in a loaded
             // run they could otherwise each find the connection idle and go alone.
             group.addTask { try await client.perform(.command(["BLPOP", "pricehost-test-empty", "1"])) }
-            for _ in 0..<250 where try redis.cli(["INFO", "clients"]).contains("blocked_clients:0") { usleep(20_000) }
+            // Bounded: 250 looks, 20 ms apart; stops at the first that sees the BLPOP blocked.
+            for _ in 0..<250 {
+                guard try redis.cli(["INFO", "clients"]).contains("blocked_clients:0") else { break }
+                usleep(20_000)
+            }
             for _ in 0..<200 { group.addTask { try await client.perform(.command(["INCR", "n"])) } }
             var replies: [RESPValue] = []
             for try await reply in group { replies.append(reply) }

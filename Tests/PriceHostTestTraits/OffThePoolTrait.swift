@@ -1,0 +1,28 @@
+import PriceHostTesting
+import Testing
+
+/// Runs each test of a suite, and the tasks it starts, off the cooperative pool: for
+/// async tests that wait on sockets, child processes or timers. On the pool, each time
+/// such a test resumes it queues behind every test the runner has started, and the
+/// synchronous end-to-end tests hold both threads (2 on CI's machine) for seconds at a
+/// time, so a test of a few hundred milliseconds can run into its time limit.
+///
+/// Only for tests whose code under test runs on threads of its own or in other
+/// processes: its unstructured tasks (`Task {}`) do not inherit the preference and stay
+/// on the pool, where a test off the pool would wait for them against its own clock.
+public struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await withTaskExecutorPreference(DispatchThreadsExecutor()) { try await function() }
+    }
+}
+
+extension Trait where Self == OffThePoolTrait {
+    /// Runs the tests off Swift concurrency's cooperative pool; see ``OffThePoolTrait``.
+    public static var offThePool: Self { OffThePoolTrait() }
+}
