@@ -2,13 +2,16 @@ import Glibc
 
 /// One client connection, on its own thread: reads requests, answers each in turn
 /// (pipelined requests in order), keeps the connection open while both sides want it.
+/// A stream (`/v1/stream`) is handed to a ``StreamWriter``, and the thread ends.
 struct ServeConnection {
     let descriptor: Int32
     package let server: ServeServer
     package let handler: ServeServer.Handler
     package let finished: @Sendable (ServeRequest?, String, Int, Double) -> Void
 
-    package func run() {
+    /// Serves the connection until it ends.
+    /// - Returns: true when the connection was handed over (a stream's writer closes it), false when the caller closes it.
+    package func run() -> Bool {
         Socket.setSendTimeout(descriptor, milliseconds: 10_000)
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -20,13 +23,17 @@ struct ServeConnection {
                 pending.removeFirst(consumed)
                 let started = requestStarted ?? .now
                 requestStarted = pending.isEmpty ? nil : .now
-                guard answer(request, started: started) else { return }
+                switch answer(request, started: started) {
+                case .keepOpen: continue
+                case .close: return false
+                case .handedOver: return true
+                }
             case .refused(let status, let message):
                 finished(nil, "invalid", status, Socket.milliseconds(since: requestStarted ?? .now))
                 _ = Socket.sendAll(descriptor, ServeResponse.error(status, message).serialized(keepAlive: false))
-                return
+                return false
             case .incomplete:
-                if pending.isEmpty, server.isStopping { return }
+                if pending.isEmpty, server.isStopping { return false }
                 let limit: Int
                 if let requestStarted {
                     limit = server.limits.headerTimeoutMilliseconds - Int(Socket.milliseconds(since: requestStarted))
@@ -39,28 +46,30 @@ struct ServeConnection {
                         finished(nil, "invalid", 408, Socket.milliseconds(since: requestStarted))
                         _ = Socket.sendAll(descriptor, ServeResponse.error(408, "the request did not arrive in time").serialized(keepAlive: false))
                     }
-                    return
+                    return false
                 }
                 let count = Socket.receive(descriptor, into: &chunk)
-                guard count > 0 else { return }
+                guard count > 0 else { return false }
                 if pending.isEmpty { requestStarted = .now }
                 pending += chunk[..<count]
             }
         }
     }
 
-    /// Answers `request`; false when the connection must close after it.
-    private func answer(_ request: ServeRequest, started: ContinuousClock.Instant) -> Bool {
+    private enum Next { case keepOpen, close, handedOver }
+
+    /// Answers `request`, and says what becomes of the connection.
+    private func answer(_ request: ServeRequest, started: ContinuousClock.Instant) -> Next {
         switch handler(request) {
         case .response(let response, let route):
             let keepAlive = request.keepAlive && !server.isStopping
             // Counted before it is sent: a client that reads /metrics next must see this request.
             finished(request, route, response.status, Socket.milliseconds(since: started))
-            return Socket.sendAll(descriptor, response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD")) && keepAlive
+            let sent = Socket.sendAll(descriptor, response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD"))
+            return sent && keepAlive ? .keepOpen : .close
         case .stream(let plan):
             finished(request, "stream", 200, Socket.milliseconds(since: started))
-            plan.run(on: descriptor, server: server)
-            return false
+            return plan.start(on: descriptor, server: server) ? .handedOver : .close
         }
     }
 }

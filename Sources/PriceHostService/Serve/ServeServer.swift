@@ -4,7 +4,8 @@ import PriceHostCore
 import Synchronization
 
 /// The listening socket and its connections: one thread accepts, one thread per
-/// connection reads, answers in order and writes.
+/// connection reads, answers in order and writes; SSE streams are handed to a few
+/// writer threads (one per core, at most 4), each writing many streams (``StreamWriter``).
 ///
 /// Limits: past `maxConnections` a new connection gets an immediate 503; an idle
 /// keep-alive connection is closed after `idleTimeout`; a request whose head (and
@@ -38,6 +39,8 @@ package final class ServeServer: Sendable {
     /// ``drain(within:)`` never shuts down a reused number.
     private let connections = Lock<Set<Int32>>([])
     private let stopping = Atomic<Bool>(false)
+    /// The streams' writers, made when the first stream starts.
+    private let writers = Lock<[StreamWriter]?>(nil)
     private let acceptEnded = Atomic<Bool>(false)
 
     /// Binds and listens.
@@ -115,8 +118,8 @@ package final class ServeServer: Sendable {
                 continue
             }
             let started = DetachedThread.start { [self] in
-                ServeConnection(descriptor: connection, server: self, handler: handler, finished: finished).run()
-                closeConnection(connection)
+                let handedOver = ServeConnection(descriptor: connection, server: self, handler: handler, finished: finished).run()
+                if !handedOver { closeConnection(connection) }
             }
             if !started { closeConnection(connection) }
         }
@@ -125,6 +128,26 @@ package final class ServeServer: Sendable {
     private func closeConnection(_ connection: Int32) {
         connections.withLock { _ = $0.remove(connection) }
         close(connection)
+    }
+
+    /// The writer for a stream on `descriptor` (streams are spread over the writers by descriptor);
+    /// `nil` when none can be made (out of descriptors).
+    func streamWriter(for descriptor: Int32) -> StreamWriter? {
+        writers.withLock { writers in
+            if writers == nil {
+                let count = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+                let made = (0..<count).compactMap { _ in
+                    StreamWriter(heartbeatMilliseconds: limits.heartbeatMilliseconds,
+                                 isStopping: { [weak self] in self?.isStopping ?? true },
+                                 release: { [weak self] descriptor in
+                                     if let self { closeConnection(descriptor) } else { close(descriptor) }
+                                 })
+                }
+                guard made.count == count else { return nil }
+                writers = made
+            }
+            return writers.map { $0[Int(descriptor) % $0.count] }
+        }
     }
 
     /// How many connections are open.

@@ -20,16 +20,14 @@ package final class StreamHub: Sendable {
         package var intervalMilliseconds: Int
     }
 
-    /// One SSE client's inbox: events are queued and a pipe wakes its thread.
+    /// One SSE client's inbox: events are queued, and its writer told when the inbox was empty.
     ///
     /// A client that falls behind is never buffered without bound: past ``maxQueued``
     /// events it keeps only the latest event of each of its topics (its pairs), and
-    /// ``laggingSince`` says since when; its connection ends it after ``maxLag``.
+    /// ``laggingSince`` says since when; its writer ends it after ``maxLag``.
     final class Subscriber: Sendable {
-        /// Wakes its thread when events are waiting.
-        private let wake: WakePipe
-        /// Readable when events are waiting.
-        var wakeDescriptor: Int32 { wake.readEnd }
+        /// Tells the writer events are waiting: called once per batch, when the first of them comes.
+        private let ready: @Sendable () -> Void
         private let inbox = Lock(Inbox())
         /// Events queued in full before the inbox keeps only the latest per topic.
         static let maxQueued = 256
@@ -44,16 +42,17 @@ package final class StreamHub: Sendable {
             var overflowed = false
             /// Since when every take found the inbox past its bound.
             var laggingSince: ContinuousClock.Instant?
+            /// The writer was told of what waits and has not taken it yet.
+            var told = false
         }
 
-        /// `nil` when no pipe can be made (out of descriptors).
-        init?() {
-            guard let wake = WakePipe() else { return nil }
-            self.wake = wake
+        /// - Parameter ready: tells its writer that events wait; not called again until they are taken.
+        init(ready: @escaping @Sendable () -> Void) {
+            self.ready = ready
         }
 
         func deliver(_ event: String, sequence: UInt64, topic: TopicKey) {
-            inbox.withLock { inbox in
+            let tell = inbox.withLock { inbox in
                 if !inbox.overflowed, inbox.events.count < Self.maxQueued {
                     inbox.events.append(event)
                 } else {
@@ -61,22 +60,24 @@ package final class StreamHub: Sendable {
                     if inbox.laggingSince == nil { inbox.laggingSince = .now }
                     inbox.latest[topic] = (sequence, event)
                 }
+                defer { inbox.told = true }
+                return !inbox.told
             }
-            // A full pipe already says "events are waiting".
-            wake.wake()
+            if tell { ready() }
         }
 
         /// The queued events, oldest first: those queued in full, then, if the inbox went
         /// past its bound, the latest of each topic. A take that finds the inbox within its
         /// bound means the client caught up, and ends its lag.
         func take() -> [String] {
-            wake.drain()
-            return inbox.withLock { inbox in
-                let taken = inbox.events + inbox.latest.values.sorted { $0.sequence < $1.sequence }.map(\.event)
+            inbox.withLock { inbox in
+                var taken = inbox.events
+                if inbox.overflowed { taken += inbox.latest.values.sorted { $0.sequence < $1.sequence }.map(\.event) }
                 if !inbox.overflowed { inbox.laggingSince = nil }
                 inbox.events = []
                 inbox.latest = [:]
                 inbox.overflowed = false
+                inbox.told = false
                 return taken
             }
         }

@@ -8,64 +8,34 @@ package struct StreamPlan: Sendable {
     package let hub: StreamHub
     package let metrics: ServeMetrics
 
-    /// Writes the head, then each event as it comes and a comment heartbeat after
-    /// `heartbeat` of silence, until the client leaves or the server stops.
-    ///
-    /// Writes never block: what the socket does not take waits in `output`, and the
-    /// inbox is not read again until it has gone out. A client that reads too slowly
-    /// therefore falls behind in its inbox, which then keeps only the latest event of
-    /// each pair; one that stays behind for ``StreamHub/Subscriber/maxLag`` is sent a
-    /// final `event: error` and disconnected. Other clients, on threads of their own
-    /// with inboxes of their own, never wait for it.
-    package func run(on descriptor: Int32, server: ServeServer) {
+    /// Writes the head, subscribes, and hands the stream to one of `server`'s writers, which
+    /// writes each event as it comes and a comment heartbeat after `heartbeat` of silence, until
+    /// the client leaves or the server stops, and then closes the connection (``StreamWriter``).
+    /// - Returns: true when a writer took the connection over; false when the caller still owns it
+    ///   (the client left first, the server is stopping, or no writer could start).
+    package func start(on descriptor: Int32, server: ServeServer) -> Bool {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
             + "X-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
-        guard Socket.sendAll(descriptor, Array(head.utf8)), let subscriber = StreamHub.Subscriber() else { return }
+        guard Socket.sendAll(descriptor, Array(head.utf8)), let writer = server.streamWriter(for: descriptor) else { return false }
         // A fixed kernel buffer per stream (no autotuning to megabytes): a client that stops
         // reading costs at most this, and falls behind in its inbox soon enough to be seen.
         Socket.setSendBuffer(descriptor, bytes: Self.socketBuffer)
+        let subscriber = StreamHub.Subscriber { writer.ready(descriptor) }
         metrics.streamClients(1)
-        defer {
+        let stream = StreamWriter.Stream(descriptor: descriptor, subscriber: subscriber, topics: topics, hub: hub, metrics: metrics)
+        func unsubscribe() {
             for topic in topics { hub.unsubscribe(subscriber, from: topic) }
             metrics.streamClients(-1)
         }
-        for topic in topics where !hub.subscribe(subscriber, to: topic, after: lastEventID) { return }
-        let heartbeat = server.limits.heartbeatMilliseconds
-        var lastWrite = ContinuousClock.now
-        var output = StreamOutput()
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        while !server.isStopping {
-            if let since = subscriber.behindSince, since.duration(to: .now) >= StreamHub.Subscriber.maxLag {
-                // The event it is in the middle of, then the last word, as fast as it reads, for a
-                // few seconds at most. What it has not started is dropped: a reconnect with
-                // `Last-Event-ID` gets it from the topic's history.
-                output.dropUnstartedEvents()
-                output.append(Self.tooFarBehind)
-                output.flush(descriptor, within: .seconds(5))
-                return
-            }
-            let waited = Int(Socket.milliseconds(since: lastWrite))
-            // While output waits for the socket, look again often, to notice a lag that has lasted too long.
-            let limit = output.isEmpty ? heartbeat - waited : 100
-            let (readable, writable) = Socket.wait(readable: output.isEmpty ? [descriptor, subscriber.wakeDescriptor] : [descriptor],
-                                                   writable: output.isEmpty ? nil : descriptor, milliseconds: limit)
-            if readable.contains(descriptor) {
-                // The client sends nothing on a stream: readable means it left (or the server is stopping).
-                guard Socket.receive(descriptor, into: &scratch) > 0 else { return }
-            }
-            if readable.contains(subscriber.wakeDescriptor) {
-                output.append(subscriber.take().joined())
-            } else if output.isEmpty, readable.isEmpty, !writable {
-                output.append(": heartbeat\n\n")
-            }
-            if !output.isEmpty {
-                switch output.send(descriptor) {
-                case .failed: return
-                case .sent: lastWrite = .now
-                case .wouldBlock: break
-                }
-            }
+        for topic in topics where !hub.subscribe(subscriber, to: topic, after: lastEventID) {
+            unsubscribe()
+            return false
         }
+        guard writer.add(stream) else {
+            unsubscribe()
+            return false
+        }
+        return true
     }
 
     /// The kernel's send buffer for a stream.
@@ -85,11 +55,11 @@ struct StreamOutput {
 
     mutating func append(_ text: String) {
         if isEmpty {
-            bytes = Array(text.utf8)
+            // Its storage is kept from one event to the next: a stream's buffer grows to its largest batch, once.
+            bytes.removeAll(keepingCapacity: true)
             written = 0
-        } else {
-            bytes += text.utf8
         }
+        bytes += text.utf8
     }
 
     /// Keeps only the rest of the event being written, if one is half written (events end with a blank line).

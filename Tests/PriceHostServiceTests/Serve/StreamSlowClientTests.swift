@@ -42,20 +42,15 @@ struct StreamSlowClientTests {
         let hub = StreamHub(tickerExecutor: SerialQueueExecutor(label: "StreamSlowClientTests.tickers")) { topic in "data: {\"asset\":\"\(topic.asset)\",\"filler\":\"\(payload)\"}\n\n" }
         defer { hub.stop() }
         let server = try ServeServer(address: try #require(ListenAddress("127.0.0.1:0")), limits: .init(ServeSettings()))
-        // Never started: the plan only reads its limits and whether it is stopping.
+        // Never started: the plan only needs its limits, its writers and whether it is stopping.
         let topics = (1...10).map { StreamHub.TopicKey(asset: "A\($0)", currency: "USD", providers: nil, intervalMilliseconds: 100) }
         let plan = StreamPlan(topics: topics, lastEventID: nil, hub: hub, metrics: ServeMetrics())
         let slow = try Self.socketPair(), fast = try Self.socketPair()
         defer { [slow.client, fast.client].forEach { close($0) } }
 
-        // Each side on a thread of its own, started at once: a task would first need a thread of
-        // the cooperative pool, which other tests' blocking may hold for seconds.
-        for (descriptor, name) in [(slow.server, "slow"), (fast.server, "fast")] {
-            Thread.detachNewThread {
-                Thread.current.name = "serve \(name) stream"
-                plan.run(on: descriptor, server: server)
-                close(descriptor)
-            }
+        // Both handed to the server's stream writers, which close them when they end.
+        for descriptor in [slow.server, fast.server] {
+            #expect(plan.start(on: descriptor, server: server))
         }
         // The slow client reads 1 KB every 100 ms (10 KB/s); the fast one all it can, for 12 s.
         let slowText = LockedBox<String?>(nil)

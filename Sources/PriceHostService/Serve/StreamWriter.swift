@@ -1,0 +1,225 @@
+import ConcurrencyHelpers
+import Glibc
+import PriceHostCore
+
+/// Writes SSE streams: one thread writes every stream handed to it, from one `poll`.
+///
+/// A stream's connection thread sends the head, subscribes, hands the descriptor over
+/// (``add(_:)``) and ends. From then on an event costs its stream one queued string and,
+/// for a writer that is asleep, one byte down a pipe: no thread per client to wake, so
+/// an event reaches a thousand clients in one pass of `send`s.
+///
+/// Writes never block: what a socket does not take waits in the stream's output, the
+/// writer asks `poll` for `POLLOUT` on it, and its inbox is not read again until the
+/// output has gone. A client that reads too slowly therefore falls behind in its inbox,
+/// which then keeps only the latest event of each pair; one that stays behind for
+/// ``StreamHub/Subscriber/maxLag`` is sent a final `event: error` and disconnected.
+/// Other streams never wait for it.
+final class StreamWriter: Sendable {
+    /// A stream handed over: its socket, its subscription, and what it has yet to write.
+    struct Stream: Sendable {
+        let descriptor: Int32
+        let subscriber: StreamHub.Subscriber
+        let topics: [StreamHub.TopicKey]
+        let hub: StreamHub
+        let metrics: ServeMetrics
+        var output = StreamOutput()
+        var lastWrite = ContinuousClock.now
+        /// Set once it was cut off for staying behind: its last word goes out until then, then it closes.
+        var closingBy: ContinuousClock.Instant?
+    }
+
+    /// What other threads hand the writer.
+    private struct Handed {
+        var arrivals: [Stream] = []
+        /// Streams whose inbox got events while the writer was not looking.
+        var ready: [Int32] = []
+        /// The pipe was written since the writer last looked: no need to write it again.
+        var signaled = false
+        /// The writer's thread runs (it ends when the server stops and its last stream is gone).
+        var running = false
+    }
+
+    private let handed = Lock(Handed())
+    private let wake: WakePipe
+    private let heartbeat: Duration
+    private let isStopping: @Sendable () -> Bool
+    /// Closes a stream's connection (and forgets it among the server's open ones).
+    private let release: @Sendable (Int32) -> Void
+
+    /// How often the writer looks at every stream for a heartbeat due, a lag too long, or the server stopping.
+    static let scanMilliseconds = 50.0
+
+    /// `nil` when no pipe can be made (out of descriptors).
+    init?(heartbeatMilliseconds: Int, isStopping: @escaping @Sendable () -> Bool, release: @escaping @Sendable (Int32) -> Void) {
+        guard let wake = WakePipe() else { return nil }
+        self.wake = wake
+        heartbeat = .milliseconds(heartbeatMilliseconds)
+        self.isStopping = isStopping
+        self.release = release
+    }
+
+    /// Takes `stream` over: the writer writes it, and closes it when it ends. False when the
+    /// writer's thread cannot be started; the caller still owns the stream then.
+    func add(_ stream: Stream) -> Bool {
+        let start = handed.withLock { handed in
+            handed.arrivals.append(stream)
+            defer { handed.running = true }
+            return !handed.running
+        }
+        if start {
+            guard DetachedThread.start(stackBytes: 256 * 1024, { [self] in run() }) else {
+                handed.withLock { handed in
+                    handed.running = false
+                    handed.arrivals.removeAll { $0.descriptor == stream.descriptor }
+                }
+                return false
+            }
+        }
+        signal()
+        return true
+    }
+
+    /// Events are waiting in the inbox of the stream on `descriptor`.
+    func ready(_ descriptor: Int32) {
+        let write = handed.withLock { handed in
+            handed.ready.append(descriptor)
+            defer { handed.signaled = true }
+            return !handed.signaled
+        }
+        if write { wake.wake() }
+    }
+
+    private func signal() {
+        if handed.withLock({ handed in defer { handed.signaled = true }; return !handed.signaled }) { wake.wake() }
+    }
+
+    private func run() {
+        var streams: [Int32: Stream] = [:]
+        var polls: [pollfd] = []
+        var scratch = [UInt8](repeating: 0, count: 1024)
+        var lastScan = ContinuousClock.now
+        while true {
+            polls.removeAll(keepingCapacity: true)
+            polls.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
+            for stream in streams.values {
+                let events = stream.output.isEmpty ? POLLIN : POLLIN | POLLOUT
+                polls.append(pollfd(fd: stream.descriptor, events: Int16(events), revents: 0))
+            }
+            // Idle, a second at a time (to notice the server stopping); with streams, until the next scan.
+            let timeout = streams.isEmpty ? 1000 : Int32(max(0, Self.scanMilliseconds - Socket.milliseconds(since: lastScan))) + 1
+            let count = poll(&polls, nfds_t(polls.count), timeout)
+            if count < 0, errno != EINTR { usleep(1000) }
+
+            if polls[0].revents != 0 { wake.drain() }
+            let (arrivals, ready, done) = handed.withLock { handed in
+                handed.signaled = false
+                defer {
+                    handed.arrivals.removeAll(keepingCapacity: true)
+                    handed.ready.removeAll(keepingCapacity: true)
+                }
+                let done = streams.isEmpty && handed.arrivals.isEmpty && isStopping()
+                if done { handed.running = false }
+                return (handed.arrivals, handed.ready, done)
+            }
+            if done { return }
+
+            // The sockets first: a client that left is let go before anything is written to it.
+            if count > 0 {
+                for poll in polls.dropFirst() where poll.revents != 0 {
+                    guard var stream = streams[poll.fd] else { continue }
+                    if poll.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                        // The client sends nothing on a stream: readable means it left (or the server is stopping).
+                        let received = scratch.withUnsafeMutableBytes { recv(poll.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                        if received == 0 || (received < 0 && errno != EAGAIN && errno != EINTR) {
+                            end(&streams, poll.fd)
+                            continue
+                        }
+                    }
+                    if poll.revents & Int16(POLLOUT) != 0 {
+                        keepOrEnd(&streams, &stream, write(&stream))
+                    }
+                }
+            }
+            for stream in arrivals {
+                streams[stream.descriptor] = stream
+                service(&streams, stream.descriptor)
+            }
+            for descriptor in ready { service(&streams, descriptor) }
+
+            let now = ContinuousClock.now
+            if Socket.milliseconds(since: lastScan) >= Self.scanMilliseconds {
+                lastScan = now
+                scan(&streams, at: now)
+            }
+        }
+    }
+
+    /// Writes what the stream on `descriptor` has waiting; ends it if its client is gone.
+    private func service(_ streams: inout [Int32: Stream], _ descriptor: Int32) {
+        guard var stream = streams[descriptor] else { return }
+        keepOrEnd(&streams, &stream, write(&stream))
+    }
+
+    private func keepOrEnd(_ streams: inout [Int32: Stream], _ stream: inout Stream, _ keep: Bool) {
+        if keep {
+            streams[stream.descriptor] = stream
+        } else {
+            end(&streams, stream.descriptor)
+        }
+    }
+
+    /// Moves the inbox into the output whenever the output is empty, and sends what the socket
+    /// takes now. False when the stream is over: its client is gone, or it was cut off and its
+    /// last word is out. (Its inbox tells the writer again only once it has been taken, so an
+    /// output that empties is followed by a take here.)
+    private func write(_ stream: inout Stream) -> Bool {
+        // Bounded: each pass either empties the output and takes the inbox again, or stops.
+        for _ in 0..<4 {
+            if stream.output.isEmpty, stream.closingBy == nil {
+                for event in stream.subscriber.take() { stream.output.append(event) }
+            }
+            guard !stream.output.isEmpty else { break }
+            switch stream.output.send(stream.descriptor) {
+            case .failed: return false
+            case .sent: stream.lastWrite = .now
+            case .wouldBlock: break
+            }
+            guard stream.output.isEmpty else { break }
+        }
+        if let closingBy = stream.closingBy, stream.output.isEmpty || ContinuousClock.now >= closingBy { return false }
+        return true
+    }
+
+    /// Every stream: ended when the server stops; cut off when behind too long; a heartbeat after a silence.
+    private func scan(_ streams: inout [Int32: Stream], at now: ContinuousClock.Instant) {
+        let stopping = isStopping()
+        for descriptor in Array(streams.keys) {
+            guard var stream = streams[descriptor] else { continue }
+            if stopping {
+                end(&streams, descriptor)
+                continue
+            }
+            if stream.closingBy == nil, let since = stream.subscriber.behindSince, since.duration(to: now) >= StreamHub.Subscriber.maxLag {
+                // The event it is in the middle of, then the last word, as fast as it reads, for a
+                // few seconds at most. What it has not started is dropped: a reconnect with
+                // `Last-Event-ID` gets it from the topic's history.
+                stream.output.dropUnstartedEvents()
+                stream.output.append(StreamPlan.tooFarBehind)
+                stream.closingBy = now + .seconds(5)
+                keepOrEnd(&streams, &stream, write(&stream))
+            } else if stream.closingBy != nil || (stream.output.isEmpty && stream.lastWrite + heartbeat <= now) {
+                if stream.closingBy == nil { stream.output.append(": heartbeat\n\n") }
+                keepOrEnd(&streams, &stream, write(&stream))
+            }
+        }
+    }
+
+    /// Unsubscribes the stream on `descriptor` and closes its connection.
+    private func end(_ streams: inout [Int32: Stream], _ descriptor: Int32) {
+        guard let stream = streams.removeValue(forKey: descriptor) else { return }
+        for topic in stream.topics { stream.hub.unsubscribe(stream.subscriber, from: topic) }
+        stream.metrics.streamClients(-1)
+        release(descriptor)
+    }
+}
