@@ -30,13 +30,13 @@ package final class WebSocketConnection: Sendable {
     /// The subprotocol the server chose from ``WebSocketOptions/protocols``, if any.
     package let selectedProtocol: String?
     /// What the server sent, in order; finishes when the connection has ended. Iterate it once.
-    package let events: AsyncStream<WebSocketEvent>
+    package let events: WebSocketEvents
     private let core: WebSocketConnectionCore
 
     init(url: WebSocketURL, selectedProtocol: String?, events: AsyncStream<WebSocketEvent>, core: WebSocketConnectionCore) {
         self.url = url
         self.selectedProtocol = selectedProtocol
-        self.events = events
+        self.events = WebSocketEvents(base: events, core: core)
         self.core = core
     }
 
@@ -133,5 +133,34 @@ struct OpenRequest: Sendable {
     func answer(_ result: Result<WebSocketConnection, WebSocketError>) {
         handoff.withLock { $0 = result }
         continuation.resume()
+    }
+}
+
+/// A connection's events, read at most ``WebSocketConnectionCore/readAhead`` ahead of
+/// whoever iterates them: each one taken lets the connection's thread read on.
+package struct WebSocketEvents: AsyncSequence, Sendable {
+    package typealias Element = WebSocketEvent
+    let base: AsyncStream<WebSocketEvent>
+    let core: WebSocketConnectionCore
+
+    package struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<WebSocketEvent>.AsyncIterator
+        let core: WebSocketConnectionCore
+
+        package mutating func next() async -> WebSocketEvent? {
+            let event = await base.next()
+            if event != nil { core.taken() }
+            return event
+        }
+
+        package mutating func next(isolation actor: isolated (any Actor)?) async -> WebSocketEvent? {
+            let event = await base.next(isolation: actor)
+            if event != nil { core.taken() }
+            return event
+        }
+    }
+
+    package func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: base.makeAsyncIterator(), core: core)
     }
 }

@@ -23,7 +23,15 @@ final class WebSocketConnectionCore: Sendable {
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
         /// The ``WebSocketConnection`` was released: close with 1001.
         var abandoned = false
+        /// Events yielded and not yet taken from ``WebSocketConnection/events``.
+        var unread = 0
+        /// The thread stopped reading because ``unread`` reached ``readAhead``: the reader wakes it.
+        var readingPaused = false
     }
+
+    /// Events the thread reads ahead of the reader at most: past it, it stops reading the
+    /// socket, so TCP pushes back on the server rather than messages piling up here.
+    static let readAhead = 1024
 
     let url: WebSocketURL
     // A pthread lock, not `Mutex`: callers contend with the connection's thread (see `Lock`).
@@ -78,6 +86,17 @@ final class WebSocketConnectionCore: Sendable {
                 wakePipe.wake()
             }
         }
+    }
+
+    /// The reader took an event: past half the read-ahead, a paused thread reads again.
+    func taken() {
+        let resume = shared.withLock { shared in
+            shared.unread -= 1
+            guard shared.readingPaused, shared.unread <= Self.readAhead / 2 else { return false }
+            shared.readingPaused = false
+            return true
+        }
+        if resume { wakePipe.wake() }
     }
 
     /// The connection object is gone: its thread closes with 1001 and ends.

@@ -138,7 +138,7 @@ struct WebSocketIOLoop {
     private mutating func turn() -> Ending? {
         takeQueued()
         if let broken = flush() { return broken }
-        if protocolOver == nil, let ending = drain() { return ending }
+        if protocolOver == nil, !readingPaused(), let ending = drain() { return ending }
         if let protocolOver, written == output.count { return .done(protocolOver) }
         if let closeDeadline, ContinuousClock.now >= closeDeadline {
             if let protocolOver { return .broken("\(protocolOver); the last frames could not be written within \(CurlOutcome.describe(closeTimeout))") }
@@ -207,9 +207,26 @@ struct WebSocketIOLoop {
         return nil
     }
 
+    /// Whether the reader is ``WebSocketConnectionCore/readAhead`` events behind: then the socket
+    /// is not read (nor polled for input) until it has taken half of them, and wakes this thread.
+    private mutating func readingPaused() -> Bool {
+        // Closing, the server's close frame is awaited whatever the reader does.
+        guard closeDeadline == nil else { return false }
+        let paused = core.shared.withLock { shared in
+            if shared.unread >= WebSocketConnectionCore.readAhead { shared.readingPaused = true }
+            return shared.readingPaused
+        }
+        if paused { moreToRead = false }
+        return paused
+    }
+
     /// Feeds the protocol `bytes` from the server: its events go out, its replies into the output.
     private mutating func absorb(_ bytes: ArraySlice<UInt8>) {
-        let (result, phase) = core.shared.withLock { shared in (shared.state.feed(bytes), shared.state.phase) }
+        let (result, phase) = core.shared.withLock { shared in
+            let result = shared.state.feed(bytes)
+            shared.unread += result.events.count
+            return (result, shared.state.phase)
+        }
         output += result.outgoing
         for event in result.events {
             core.sink.yield(event)
@@ -229,8 +246,9 @@ struct WebSocketIOLoop {
     /// Sleeps in `poll` until the socket is ready, a caller wakes the thread, or ``pollMilliseconds`` pass.
     private func sleep() {
         var wanted = written < output.count ? Int16(POLLOUT) : 0
-        // Once the protocol is over nothing more is read: polling for input would not sleep.
-        if protocolOver == nil { wanted |= Int16(POLLIN) }
+        // Once the protocol is over nothing more is read: polling for input would not sleep. Nor
+        // while the reader is behind: it wakes the thread through the pipe when it has caught up.
+        if protocolOver == nil, closeDeadline != nil || !core.shared.withLock({ $0.readingPaused }) { wanted |= Int16(POLLIN) }
         var entries = [pollfd(fd: stream.socket, events: wanted, revents: 0), pollfd(fd: core.wakePipe.readEnd, events: Int16(POLLIN), revents: 0)]
         var timeout = moreToRead ? 0 : Self.pollMilliseconds
         if let closeDeadline { timeout = min(timeout, CurlEventLoop.milliseconds(max(.zero, closeDeadline - .now))) }

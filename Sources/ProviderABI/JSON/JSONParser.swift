@@ -107,8 +107,15 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var scalars = String.UnicodeScalarView()
         var runStart = index
+        // Most strings have no escape: made from their bytes in one step, validated once.
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+        if current == UInt8(ascii: "\"") {
+            guard let text = String(validating: bytes[runStart..<index], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            index += 1
+            return text
+        }
+        var scalars = String.UnicodeScalarView()
         func flushRun(_ parser: JSONParser, upTo end: Int) throws(JSONParseError) {
             guard runStart < end else { return }
             guard let text = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {

@@ -33,6 +33,10 @@ extension JSONValue {
 
     /// `text` as a JSON string literal, with quotes, backslashes and control characters escaped.
     public static func quoted(_ text: String) -> String {
+        // Most text needs no escape: copied whole rather than scalar by scalar.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }) {
+            return "\"" + text + "\""
+        }
         var output = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -8,7 +8,9 @@ Prints "PORT <n>" on stderr once listening, then one line per thing a test check
 Modes:
   echo [CERT KEY]   Python's `websockets` (a real implementation): echoes every message,
                     and obeys commands sent as text: "fragments", "ping <payload>",
-                    "close <code> <reason>", "big <bytes>". With CERT and KEY, over TLS.
+                    "close <code> <reason>", "big <bytes>", "flood <count> <bytes>" (that many
+                    numbered messages as fast as the client takes them; logs "FLOOD-AT-3S <sent>"
+                    3 s in, then "FLOOD-DONE"). With CERT and KEY, over TLS.
   silent            accepts TCP connections and never answers the upgrade.
   raw-masked        a raw socket: completes the upgrade, then sends a masked frame.
   raw-bad-utf8      a raw socket: completes the upgrade, then sends text that is not UTF-8.
@@ -45,6 +47,21 @@ async def echo_handler(ws):
             elif isinstance(message, str) and message.startswith("close "):
                 _, code, reason = message.split(" ", 2)
                 await ws.close(int(code), reason)
+            elif isinstance(message, str) and message.startswith("flood "):
+                _, count, size = message.split()
+                sent = 0
+
+                async def pump():
+                    nonlocal sent
+                    for number in range(int(count)):
+                        await ws.send("%d:%s" % (number, "x" * int(size)))
+                        sent += 1
+
+                task = asyncio.ensure_future(pump())
+                await asyncio.wait([task], timeout=3)
+                log("FLOOD-AT-3S %d" % sent)
+                await task
+                log("FLOOD-DONE")
             elif isinstance(message, str) and message.startswith("big "):
                 await ws.send("x" * int(message[4:]))
             else:

@@ -50,6 +50,29 @@ struct WebSocketConnectionTests {
         await connection.close()
     }
 
+    @Test func aReaderThatFallsBehindHoldsTheServerBackAndLosesNothing() async throws {
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
+        let server = try await WebSocketFixtureServer.start(["echo"])
+        defer { server.stop() }
+        let connection = try await WebSocketConnection.connect(to: server.url(), options: Self.quick)
+        var events = connection.events.makeAsyncIterator()
+        // 40 MB, and nothing read for 3 s: the connection reads 1,024 messages ahead and stops, so the
+        // server can only fill the kernel's buffers (a few MB) beside them; unbounded, it sends it all.
+        try await connection.send(text: "flood 40000 1000")
+        let early = try await server.line(startingWith: "FLOOD-AT-3S")
+        let sent = Int(early?.split(separator: " ").last ?? "") ?? -1
+        #expect((1..<30_000).contains(sent), "the server sent \(sent) of 40,000 messages while nothing was read")
+        // Then every message, in order.
+        var received = 0
+        for number in 0..<40_000 {
+            guard case .text(let text) = await events.next(), text.hasPrefix("\(number):"), text.utf8.count == 1000 + "\(number):".utf8.count else { break }
+            received += 1
+        }
+        #expect(received == 40_000)
+        #expect(try await server.line(startingWith: "FLOOD-DONE") == "FLOOD-DONE")
+        await connection.close()
+    }
+
     @Test func theServersPingIsAnsweredWithItsPayload() async throws {
         guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
