@@ -45,6 +45,7 @@ enum StreamCase {
                         median: grouped(Int(perSecond.rounded())), target: ">= \(grouped(Int(throughputTarget)))/s",
                         verdict: perSecond >= throughputTarget ? "met" : "MISSED"))
         rows.append(Row(what: "  the venue's writes all taken after", median: Report.milliseconds(blast.venueSeconds * 1000)))
+        rows.append(Row(what: "  server RSS before / at its peak (VmHWM)", median: Report.kilobytes(blast.residentBefore) + " / " + Report.kilobytes(blast.residentPeak)))
         rows.append(Row(what: "  events the client received, of \(grouped(blast.tickers))", median: grouped(blast.received)))
         rows.append(Row(what: "  server CPU per ticker", median: String(format: "%.1f us", blast.cpuSeconds / Double(blast.tickers) * 1e6)))
         outcomes.append(TargetOutcome(name: "stream: tickers/s, one feed to a client", figure: grouped(Int(perSecond.rounded())) + "/s",
@@ -124,6 +125,8 @@ enum StreamCase {
         var tickers: Int
         var seconds = 0.0
         var venueSeconds = 0.0
+        var residentBefore = 0.0
+        var residentPeak = 0.0
         var received = 0
         var cpuSeconds = 0.0
         var counters = ""
@@ -140,6 +143,7 @@ enum StreamCase {
             let last = session.next + tickers - 1
             let events = progress.events.load(ordering: .acquiring)
             let cpu = session.serverCPUSeconds
+            run.residentBefore = try session.serverResidentKilobytes()
             let start = Monotonic.nanoseconds()
             while session.next <= last { session.sendBatch(through: min(last, session.next + 127)) }
             run.venueSeconds = Double(Monotonic.nanoseconds() - start) / 1e9
@@ -148,6 +152,7 @@ enum StreamCase {
             run.seconds = Double(progress.latestAt.load(ordering: .acquiring) - start) / 1e9
             run.received = progress.events.load(ordering: .acquiring) - events
             run.cpuSeconds = session.serverCPUSeconds - cpu
+            run.residentPeak = try session.serverResidentKilobytes("VmHWM")
             run.counters = describe(session.feedCounters())
         }
         _ = session.stop()

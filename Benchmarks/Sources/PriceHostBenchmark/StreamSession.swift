@@ -120,12 +120,12 @@ final class StreamSession {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    /// VmRSS of the server, KiB.
-    func serverResidentKilobytes() throws -> Double {
+    /// VmRSS of the server, KiB (`field` VmHWM: its peak so far).
+    func serverResidentKilobytes(_ field: String = "VmRSS") throws -> Double {
         let status = ScratchDirectory.contents(of: "/proc/\(server.pid)/status")
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
               let value = Double(line.split(separator: " ").dropFirst().first ?? "") else {
-            throw BenchmarkError("stream: cannot read VmRSS from /proc/\(server.pid)/status")
+            throw BenchmarkError("stream: cannot read \(field) from /proc/\(server.pid)/status")
         }
         return value
     }
