@@ -37,6 +37,26 @@ public enum DecimalAmount {
         return Decimal(string: text)
     }
 
+    /// What ``format(_:)`` makes of `parse(text)`, for a `text` that ``parse(_:)`` accepts, from the
+    /// text itself: no leading zeros, no trailing zeros after the point, no point without digits after
+    /// it, "0" for zero. `Decimal`'s own text is made digit by digit through divisions; streaming
+    /// makes one per quote.
+    public static func canonical(_ text: String) -> String {
+        var utf8 = Array(text.utf8)
+        let negative = utf8.first == UInt8(ascii: "-")
+        if negative { utf8.removeFirst() }
+        let point = utf8.firstIndex(of: UInt8(ascii: ".")) ?? utf8.endIndex
+        var integer = utf8[..<point].drop { $0 == UInt8(ascii: "0") }
+        var fraction = utf8[min(point + 1, utf8.endIndex)...]
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        guard !integer.isEmpty || !fraction.isEmpty else { return "0" }
+        if integer.isEmpty { integer = [UInt8(ascii: "0")][...] }
+        var canonical: [UInt8] = negative ? [UInt8(ascii: "-")] : []
+        canonical += integer
+        if !fraction.isEmpty { canonical += [UInt8(ascii: ".")] + fraction }
+        return String(decoding: canonical, as: UTF8.self)
+    }
+
     /// The canonical text of `amount`: plain notation, '.' as separator, no exponent.
     public static func format(_ amount: Decimal) -> String {
         amount.description

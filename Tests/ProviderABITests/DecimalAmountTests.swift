@@ -1,4 +1,5 @@
 import Foundation
+import PriceHostFuzzing
 import ProviderABI
 import Testing
 
@@ -17,6 +18,29 @@ struct DecimalAmountTests {
     func acceptsPlainDecimals(text: String, formatted: String) throws {
         let amount = try #require(DecimalAmount.parse(text))
         #expect(DecimalAmount.format(amount) == formatted)
+    }
+
+    @Test(arguments: ["0", "-0", "0.000", "-0.0", "007", "-007.50", "64000.12345678", "0.10", "100", "100.0", "-1.5", "0.000123",
+                      "12345678901234567890123456789012345678", "000" + "12345678901234567890123456789012345678" + ".000"])
+    func theCanonicalTextIsWhatFormatMakesOfTheParsedAmount(text: String) throws {
+        #expect(DecimalAmount.canonical(text) == DecimalAmount.format(try #require(DecimalAmount.parse(text))))
+    }
+
+    @Test func theCanonicalTextAgreesWithFormatOnRandomAmounts() throws {
+        // Seeded: 20,000 texts of up to 20 integer and 20 fraction digits, zeros weighted heavily, either sign.
+        var random = SeededGenerator(seed: 0x5EED_2026_1126_0025)
+        var checked = 0
+        for _ in 0..<20_000 {
+            func digits(_ count: Int) -> String {
+                String((0..<count).map { _ in random.next() % 3 == 0 ? "0" : Character(String(random.next() % 10)) })
+            }
+            var text = (random.next() % 2 == 0 ? "-" : "") + digits(1 + Int(random.next() % 20))
+            if random.next() % 3 != 0 { text += "." + digits(1 + Int(random.next() % 20)) }
+            guard let amount = DecimalAmount.parse(text) else { continue }
+            #expect(DecimalAmount.canonical(text) == DecimalAmount.format(amount), "\(text)")
+            checked += 1
+        }
+        #expect(checked > 19_000)
     }
 
     @Test func leadingAndTrailingZerosAreNotSignificant() throws {
@@ -69,3 +93,4 @@ struct DecimalAmountTests {
         #expect(DecimalAmount.format(amount) == "1234567.89")
     }
 }
+

@@ -17,7 +17,7 @@ package enum QuoteFormatter {
     package static func lines(for quotes: [Quote], format: OutputFormat) -> [String] {
         switch format {
         case .json:
-            return quotes.map(json)
+            return quotes.map { json($0) }
         case .csv:
             return [header] + quotes.map { quote in
                 [quote.asset, quote.currency, DecimalAmount.format(quote.amount), quote.provider,
@@ -33,11 +33,12 @@ package enum QuoteFormatter {
     }
 
     /// One quote as a JSON object on one line.
-    package static func json(_ quote: Quote) -> String {
+    /// - Parameter amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
+    package static func json(_ quote: Quote, amount: String? = nil) -> String {
         JSONValue.object(JSONObject([
             ("asset", .string(quote.asset)),
             ("currency", .string(quote.currency)),
-            ("amount", .string(DecimalAmount.format(quote.amount))),
+            ("amount", .string(amount ?? DecimalAmount.format(quote.amount))),
             ("provider", .string(quote.provider)),
             ("timestamp", .string(ISO8601Timestamp.format(quote.timestamp))),
         ])).serialized

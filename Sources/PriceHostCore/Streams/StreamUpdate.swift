@@ -12,7 +12,9 @@ package enum QuoteSource: String, Sendable {
 /// One quote a feed delivered: the quote, how it came, and when the host received it.
 package struct StreamUpdate: Sendable {
     /// The quote; its timestamp is the venue's time of the price (or when it was received, when the venue gives none).
-    package var quote: Quote
+    package let quote: Quote
+    /// The quote's amount as ``DecimalAmount/format(_:)`` writes it, made once for the event's JSON and the metrics.
+    package let amountText: String
     /// The feed, or REST polled in its place.
     package var source: QuoteSource
     /// When the host received it.
@@ -21,8 +23,11 @@ package struct StreamUpdate: Sendable {
     /// sequence, the same on every instance, for its SSE id; `nil` for an instance's own update.
     package var fleetEvent: (epoch: UInt64, sequence: UInt64)?
 
-    package init(quote: Quote, source: QuoteSource, receivedAt: Date, fleetEvent: (epoch: UInt64, sequence: UInt64)? = nil) {
+    /// - Parameter amountText: the amount's text, when known (``DecimalAmount/canonical(_:)`` of the venue's text): it must be
+    ///   what ``DecimalAmount/format(_:)`` makes of `quote.amount`; by default it is made from it.
+    package init(quote: Quote, amountText: String? = nil, source: QuoteSource, receivedAt: Date, fleetEvent: (epoch: UInt64, sequence: UInt64)? = nil) {
         self.quote = quote
+        self.amountText = amountText ?? DecimalAmount.format(quote.amount)
         self.source = source
         self.receivedAt = receivedAt
         self.fleetEvent = fleetEvent
@@ -30,7 +35,7 @@ package struct StreamUpdate: Sendable {
 
     /// `QuoteFormatter.json(quote)` plus `"source"` and `"receivedAt"` (ISO 8601, ms).
     package var json: String {
-        var object = QuoteFormatter.json(quote)
+        var object = QuoteFormatter.json(quote, amount: amountText)
         object.removeLast()
         return object + #","source":"\#(source.rawValue)","receivedAt":"\#(ISO8601Timestamp.format(receivedAt))"}"#
     }

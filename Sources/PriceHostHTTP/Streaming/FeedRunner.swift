@@ -149,6 +149,7 @@ final class FeedRunner: Sendable {
             return refuse("a quote for \(pair.pair) with timestamp \(milliseconds) ms, outside the years 0001 to 9999")
         }
         let update = StreamUpdate(quote: Quote(asset: pair.asset, currency: pair.currency, amount: amount, provider: provider, timestamp: timestamp),
+                                  amountText: DecimalAmount.canonical(text),
                                   source: source, receivedAt: receivedAt)
         state.withLock { state in
             if let last = state.emitted[pair] {

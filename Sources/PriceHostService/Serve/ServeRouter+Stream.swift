@@ -36,7 +36,7 @@ extension ServeRouter {
         let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
         return { deliver in
             feeds.subscribe(provider: provider, pair: pair) { update in
-                metrics.record(update.quote, source: update.source, receivedAt: update.receivedAt)
+                metrics.record(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt)
                 deliver("data: \(update.json)\n\n", update.fleetEvent.map { EventID(epoch: $0.epoch, sequence: $0.sequence) })
             }
         }

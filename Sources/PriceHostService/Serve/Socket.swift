@@ -58,6 +58,12 @@ enum Socket {
         setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Turns Nagle's algorithm off (`TCP_NODELAY`): each write goes out at once, not held while an earlier one is unacknowledged.
+    static func setNoDelay(_ descriptor: Int32) {
+        var yes: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Milliseconds from `start` to now.
     package static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = start.duration(to: .now)

@@ -20,6 +20,8 @@ package struct StreamPlan: Sendable {
         // A fixed kernel buffer per stream (no autotuning to megabytes): a client that stops
         // reading costs at most this, and falls behind in its inbox soon enough to be seen.
         Socket.setSendBuffer(descriptor, bytes: Self.socketBuffer)
+        // An event is one write: it goes out at once, never held behind the previous one's acknowledgement.
+        Socket.setNoDelay(descriptor)
         let subscriber = StreamHub.Subscriber { writer.ready(descriptor) }
         metrics.streamClients(1)
         let stream = StreamWriter.Stream(descriptor: descriptor, subscriber: subscriber, topics: topics, hub: hub, metrics: metrics)
