@@ -89,4 +89,20 @@ struct JSONValueTests {
         let second = JSONObject([("b", .null), ("a", .null)])
         #expect(first != second)
     }
+
+    @Test(arguments: [3, 16, 17, 40])
+    func anObjectOfAnySizeFindsReplacesAndRemovesByKeyInOrder(size: Int) {
+        let members = (0..<size).map { ("key\($0)", JSONValue.number(String($0))) }
+        var object = JSONObject(members)
+        #expect(object.count == size && object.keys == members.map(\.0))
+        #expect((0..<size).allSatisfy { object["key\($0)"] == .number(String($0)) } && object["absent"] == nil)
+        object["key1"] = .string("replaced")
+        object["key0"] = nil
+        object["added"] = .bool(true)
+        #expect(object.keys == (1..<size).map { "key\($0)" } + ["added"])
+        #expect(object["key1"] == .string("replaced") && object["key0"] == nil && object["added"] == .bool(true))
+        #expect((2..<size).allSatisfy { object["key\($0)"] == .number(String($0)) })
+        #expect(JSONObject(members) == JSONObject(members) && JSONObject(members).hashValue == JSONObject(members).hashValue)
+        #expect(JSONObject(members) != JSONObject(members.reversed()) || size < 2)
+    }
 }
