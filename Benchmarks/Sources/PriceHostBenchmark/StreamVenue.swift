@@ -52,7 +52,7 @@ final class StreamVenue: Sendable {
 }
 
 /// One upgraded connection of the venue: the case writes frames to it; a thread reads what the client sends and drops it.
-final class VenueConnection: Sendable {
+final class VenueConnection: TickerSink, Sendable {
     private let descriptor: Int32
     /// The client's subscribe message.
     let subscription: String
