@@ -102,7 +102,7 @@ enum StreamCase {
     }
 
     /// `tickers` at ``rate`` per second to `clients` clients, each write at its time on the clock.
-    static func latency(_ context: BenchmarkContext, clients: Int, tickers: Int) throws -> LatencyRun {
+    private static func latency(_ context: BenchmarkContext, clients: Int, tickers: Int) throws -> LatencyRun {
         Report.progress("stream: latency, \(clients) SSE client(s), \(tickers) tickers at \(rate)/s")
         let session = try StreamSession(context, name: "stream-latency-\(clients)", clientCount: clients, threads: clients == 1 ? 1 : 2, timed: tickers)
         var run = LatencyRun(clients: clients, tickers: tickers)

@@ -3,8 +3,8 @@ import PriceHostTesting
 /// Case 10: a fleet that streams (issue 27): `pricehost serve` instances sharing a redis-server
 /// of their own, with coinbase `"stream": true` at the stream case's venue (here a ``FleetVenue``,
 /// which accepts and counts every connection). First the added latency of the Redis hop: a fleet
-/// of 2, one SSE client on each, against one server without Redis (``StreamCase/latency(_:clients:tickers:)``),
-/// in the same run. Then the venue's connections with 1 to 4 fresh instances, a client each: one
+/// of 2, one SSE client on each, against one server without Redis, both up at once and each
+/// sent every ticker, the fleet half an interval after the baseline. Then the venue's connections with 1 to 4 fresh instances, a client each: one
 /// holder, so one connection, however many instances there are. Skipped, saying why, without redis-server.
 enum StreamFleetCase {
     static let rate = StreamCase.rate
@@ -19,8 +19,7 @@ enum StreamFleetCase {
         }
         defer { redis.stop() }
         let tickers = context.options.quick ? 600 : 1_000
-        let baseline = try StreamCase.latency(context, clients: 1, tickers: tickers)
-        let fleet = try fleetLatency(context, redis: redis, tickers: tickers)
+        let (baseline, fleet) = try latencies(context, redis: redis, tickers: tickers)
         let counts = try (1...4).map { try connections(context, redis: redis, instances: $0) }
 
         var rows = [
@@ -41,7 +40,8 @@ enum StreamFleetCase {
         Report.section("stream-fleet: a fleet streaming one feed through Redis (issue 27): the latency of the Redis hop")
         Report.note("instances: pricehost serve --listen 127.0.0.1:0 (PRICEHOST_LOG=warning), coinbase \"stream\": true, streamURL at a")
         Report.note("WebSocket venue in this process, staleAfterSeconds 600; the fleet's with shared.redis at a redis-server of its own.")
-        Report.note("One SSE client per instance (GET /v1/stream?asset=BTC), \(Report.grouped(tickers)) tickers at \(rate)/s after a warm-up;")
+        Report.note("One SSE client per instance (GET /v1/stream?asset=BTC); after a warm-up, \(Report.grouped(tickers)) tickers at \(rate)/s to the baseline")
+        Report.note("and the same to the fleet, both up at once, each fleet ticker written half an interval after the baseline's;")
         Report.note("latency: the client's recv of an event minus the venue's write of its ticker (CLOCK_MONOTONIC). The holder, by /metrics,")
         Report.note("was instance \(fleet.holderIndex + 1) of 2; updates each received through Redis: \(fleet.relayed.map(Report.grouped).joined(separator: " / ")); venue connections in")
         Report.note("that run: \(fleet.accepted); feed counters: baseline \(baseline.counters), fleet \(fleet.holder.counters).")
@@ -70,36 +70,61 @@ enum StreamFleetCase {
         var accepted = 0
     }
 
-    /// Two instances, a client each, `tickers` at ``rate`` a second: each client's latency, by
-    /// whether its instance holds the feed.
-    private static func fleetLatency(_ context: BenchmarkContext, redis: RedisServer, tickers: Int) throws -> FleetLatency {
-        Report.progress("stream-fleet: latency, 2 instances sharing redis, an SSE client each, \(tickers) tickers at \(rate)/s")
+    /// One server without Redis, and a fleet of two instances, a client each, both up at once:
+    /// `tickers` at ``rate`` a second to each, the fleet's half an interval after the baseline's,
+    /// so both run steadily and a burst of other work on the shared cores lands on both alike;
+    /// the baseline's latency, and each fleet client's, by whether its instance holds the feed.
+    private static func latencies(_ context: BenchmarkContext, redis: RedisServer, tickers: Int) throws -> (StreamCase.LatencyRun, FleetLatency) {
+        Report.progress("stream-fleet: latency, 1 server without redis and 2 instances sharing redis, an SSE client each, \(tickers) tickers at \(rate)/s")
         _ = try? redis.cli(["FLUSHALL"])
-        let fleet = try StreamFleet(context, name: "stream-fleet-latency", instances: 2, redis: redis, clientsEach: 1, timed: tickers)
+        let single = try StreamSession(context, name: "stream-fleet-baseline", clientCount: 1, threads: 1, timed: tickers)
+        let fleet: StreamFleet
+        do {
+            fleet = try StreamFleet(context, name: "stream-fleet-latency", instances: 2, redis: redis, clientsEach: 1, timed: tickers)
+        } catch {
+            _ = single.stop()
+            throw error
+        }
+        var baseline = StreamCase.LatencyRun(clients: 1, tickers: tickers)
         var runs = (0..<2).map { _ in StreamCase.LatencyRun(clients: 1, tickers: tickers) }
         var holder = 0
         var result = FleetLatency(holder: runs[0], nonHolder: runs[1])
         let measured = Result { () throws -> Void in
+            try single.warmUp()
             try fleet.warmUp()
             let holders = fleet.holders()
             guard holders.count == 1 else { throw fleet.failure("\(holders.count) instances say they hold the feed (\(fleetHolder) 1), not 1") }
             holder = holders[0]
-            let cpu = fleet.servers.map(\.cpuSeconds)
-            try fleet.sendTimed(tickers, perSecond: rate)
+            let cpu = (single.server.cpuSeconds, fleet.servers.map(\.cpuSeconds))
+            let timed = (single.timeNext(tickers), fleet.timeNext(tickers))
+            let interval = UInt64(1_000_000_000 / rate)
+            let start = Monotonic.nanoseconds() + interval
+            for index in 0..<UInt64(tickers) {
+                Monotonic.sleep(until: start + index * interval)
+                single.sendOne()
+                Monotonic.sleep(until: start + index * interval + interval / 2)
+                fleet.sendOne()
+            }
+            try single.waitForEveryClient(through: timed.0.upperBound - 1, within: 300)
+            try fleet.waitForEveryClient(through: timed.1.upperBound - 1, within: 300)
+            baseline.cpuSeconds = single.server.cpuSeconds - cpu.0
+            baseline.cutOff = single.clients.cutOffCount
+            baseline.counters = StreamCase.describe(single.server.feedCounters())
             for index in runs.indices {
-                runs[index].cpuSeconds = fleet.servers[index].cpuSeconds - cpu[index]
+                runs[index].cpuSeconds = fleet.servers[index].cpuSeconds - cpu.1[index]
                 runs[index].cutOff = fleet.clientGroups[index].cutOffCount
             }
             runs[holder].counters = StreamCase.describe(fleet.servers[holder].feedCounters())
             result.relayed = fleet.relayed()
             result.accepted = fleet.venue.accepted
         }
+        baseline.samples = single.stop()
         for (index, samples) in fleet.stop().enumerated() { runs[index].samples = samples }
         try measured.get()
         result.holderIndex = holder
         result.holder = runs[holder]
         result.nonHolder = runs[1 - holder]
-        return result
+        return (baseline, result)
     }
 
     /// One connection-count run's measurements.

@@ -54,15 +54,22 @@ extension StreamRun {
     /// Sends `tickers` at `rate` a second, each write at its time on the clock, timed at every
     /// client, and waits until each has them all.
     func sendTimed(_ tickers: Int, perSecond rate: Int) throws {
-        let first = next
-        for clients in clientGroups { clients.time(first..<(first + tickers)) }
+        let timed = timeNext(tickers)
         let interval = UInt64(1_000_000_000 / rate)
         let start = Monotonic.nanoseconds() + 1_000_000
         for index in 0..<tickers {
             Monotonic.sleep(until: start + UInt64(index) * interval)
             sendOne()
         }
-        try waitForEveryClient(through: first + tickers - 1, within: 300)
+        try waitForEveryClient(through: timed.upperBound - 1, within: 300)
+    }
+
+    /// Times the next `tickers` tickers at every client; their numbers.
+    @discardableResult
+    func timeNext(_ tickers: Int) -> Range<Int> {
+        let timed = next..<(next + tickers)
+        for clients in clientGroups { clients.time(timed) }
+        return timed
     }
 
     /// Waits until every client has received ticker `number`.
