@@ -52,9 +52,9 @@ struct Options: Sendable {
         The stream-fleet case (issue 27) runs instances with coinbase "stream": true sharing a
         redis-server of their own and the stream case's venue: the latency of 1,000 tickers at
         200/s (--quick: 600) to an SSE client of the instance holding the feed and of the other,
-        against one server without Redis; then 1 to 4 fresh instances, a client each, counting
-        the venue's connections (accepted, and open at once), which must stay 1. Skipped without
-        redis-server.
+        against one server without Redis sent the same tickers alongside; then 1 to 4 fresh
+        instances, a client each, counting the venue's connections (accepted, and open at once),
+        which must stay 1. Skipped without redis-server.
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

@@ -4,8 +4,9 @@ import PriceHostTesting
 /// of their own, with coinbase `"stream": true` at the stream case's venue (here a ``FleetVenue``,
 /// which accepts and counts every connection). First the added latency of the Redis hop: a fleet
 /// of 2, one SSE client on each, against one server without Redis, both up at once and each
-/// sent every ticker, the fleet half an interval after the baseline. Then the venue's connections with 1 to 4 fresh instances, a client each: one
-/// holder, so one connection, however many instances there are. Skipped, saying why, without redis-server.
+/// sent every ticker, the fleet half an interval after the baseline. Then the venue's
+/// connections with 1 to 4 fresh instances, a client each: one holder, so one connection,
+/// however many instances there are. Skipped, saying why, without redis-server.
 enum StreamFleetCase {
     static let rate = StreamCase.rate
     /// Ticking after every client has events, in the connection-count runs: longer than the
