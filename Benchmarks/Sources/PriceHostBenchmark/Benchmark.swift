@@ -40,6 +40,7 @@ enum Benchmark {
         case .serve: try ServeCase.run(context)
         case .fleet: try FleetCase.run(context)
         case .stream: try StreamCase.run(context)
+        case .streamFleet: try StreamFleetCase.run(context)
         }
     }
 }

@@ -13,13 +13,9 @@ enum FleetCase {
     static let pairsAtOnce = 50
 
     static func run(_ context: BenchmarkContext) throws -> [TargetOutcome] {
-        guard RedisServer.installed != nil else {
-            Report.section("fleet: skipped")
-            Report.note(RedisServer.missingReason)
+        guard let redis = try RedisServer.start(forCase: "fleet") else {
             return [TargetOutcome(name: "fleet: shared-cache hits", figure: "redis-server missing", target: "-", met: nil)]
         }
-        let redis: RedisServer
-        do { redis = try RedisServer() } catch { throw BenchmarkError("fleet: \(error)") }
         defer { redis.stop() }
         let hit = try sharedCacheHits(context, redis: redis)
         let flat = try upstreamAgainstInstances(context, redis: redis)

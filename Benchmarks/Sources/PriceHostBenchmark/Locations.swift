@@ -54,7 +54,7 @@ struct Locations: Sendable {
         if cases.contains(.startup) || cases.contains(.memory) { executables.append(helloFoundation) }
         if cases.contains(.container) { executables.append(injectionBenchmark) }
         if cases.contains(.network) { executables += [curlFloor, curlHostFloor] }
-        if cases.contains(.network) || cases.contains(.concurrency) || cases.contains(.fleet) || cases.contains(.stream) { files.append(coinbasePlugin) }
+        if !Set(cases).isDisjoint(with: [.network, .concurrency, .fleet, .stream, .streamFleet]) { files.append(coinbasePlugin) }
         if cases.contains(.plugins) { files += [abiHeaderDirectory + "/pricehost_plugin.h", cPluginSource] }
         for path in executables where access(path, X_OK) != 0 {
             throw BenchmarkError("\(path) is missing or not executable; build everything with: bash Benchmarks/run (it runs swift build -c release in both packages)")

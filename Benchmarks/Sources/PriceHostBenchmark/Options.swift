@@ -3,6 +3,7 @@ struct Options: Sendable {
     /// The cases there are, in the order they run.
     enum Case: String, CaseIterable, Sendable {
         case startup, plugins, container, network, concurrency, memory, serve, fleet, stream
+        case streamFleet = "stream-fleet"
     }
 
     /// Timed runs per figure; odd, so the median is a run that happened.
@@ -47,6 +48,13 @@ struct Options: Sendable {
         SSE clients of /v1/stream, with 1 and 1,000 clients, at 200 tickers/s; tickers/s one feed
         parses and fans out to a client (500,000 written at once; --quick: 200,000); the server's
         RSS over 1,000,000 tickers to 100 clients (--quick: 300,000).
+
+        The stream-fleet case (issue 27) runs instances with coinbase "stream": true sharing a
+        redis-server of their own and the stream case's venue: the latency of 1,000 tickers at
+        200/s (--quick: 600) to an SSE client of the instance holding the feed and of the other,
+        against one server without Redis sent the same tickers alongside; then 1 to 4 fresh
+        instances, a client each, counting the venue's connections (accepted, and open at once),
+        which must stay 1. Skipped without redis-server.
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

@@ -8,6 +8,12 @@ enum Monotonic {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
+
+    /// Sleeps until `deadline` (``nanoseconds()``).
+    static func sleep(until deadline: UInt64) {
+        var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
+    }
 }
 
 /// Repeated measurements of one thing, sorted; the figures read from them.

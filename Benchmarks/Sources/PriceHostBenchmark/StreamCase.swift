@@ -31,12 +31,11 @@ enum StreamCase {
         for (run, target) in [(one, p99OneMilliseconds), (many, p99ManyMilliseconds)] {
             let p99 = run.percentile(0.99)
             let clients = run.clients == 1 ? "1 client" : "\(grouped(run.clients)) clients"
-            rows.append(Row(what: "latency, \(clients), \(run.tickers) tickers at \(rate)/s: p50 / p90 / p99 / max, ms",
-                            median: String(format: "%.2f / %.2f / %.2f / %.2f", run.percentile(0.5), run.percentile(0.9), p99, run.percentile(1)),
+            rows.append(Row(what: "latency, \(clients), \(run.tickers) tickers at \(rate)/s: p50 / p90 / p99 / max, ms", median: run.percentiles,
                             target: "p99 <= \(Int(target)) ms", verdict: p99 <= target ? "met" : "MISSED"))
             rows.append(Row(what: "  samples (events received, of \(grouped(run.tickers)) x \(grouped(run.clients)))", median: grouped(run.samples.count)))
             if run.cutOff > 0 { rows.append(Row(what: "  clients the server cut off for staying behind", median: grouped(run.cutOff))) }
-            rows.append(Row(what: "  server CPU per ticker", median: String(format: "%.0f us", run.cpuSeconds / Double(run.tickers) * 1e6)))
+            rows.append(Row(what: "  server CPU per ticker", median: run.cpuPerTicker))
             outcomes.append(TargetOutcome(name: "stream: latency p99, \(clients)", figure: String(format: "%.2f ms", p99),
                                           target: "<= \(Int(target)) ms", met: p99 <= target))
         }
@@ -92,6 +91,14 @@ enum StreamCase {
             guard !samples.isEmpty else { return .infinity }
             return Double(samples[min(samples.count - 1, Int(Double(samples.count) * fraction))]) / 1e6
         }
+
+        /// `p50 / p90 / p99 / max`, ms.
+        var percentiles: String {
+            String(format: "%.2f / %.2f / %.2f / %.2f", percentile(0.5), percentile(0.9), percentile(0.99), percentile(1))
+        }
+
+        /// Server CPU per ticker, µs.
+        var cpuPerTicker: String { String(format: "%.0f us", cpuSeconds / Double(tickers) * 1e6) }
     }
 
     /// `tickers` at ``rate`` per second to `clients` clients, each write at its time on the clock.
@@ -101,19 +108,11 @@ enum StreamCase {
         var run = LatencyRun(clients: clients, tickers: tickers)
         let measured = Result { () throws -> Void in
             try session.warmUp()
-            let first = session.next
-            session.clients.time(first..<(first + tickers))
-            let cpu = session.serverCPUSeconds
-            let interval = UInt64(1_000_000_000 / rate)
-            let start = Monotonic.nanoseconds() + 1_000_000
-            for index in 0..<tickers {
-                sleep(until: start + UInt64(index) * interval)
-                session.sendOne()
-            }
-            try session.waitForEveryClient(through: first + tickers - 1, within: 300)
-            run.cpuSeconds = session.serverCPUSeconds - cpu
+            let cpu = session.server.cpuSeconds
+            try session.sendTimed(tickers, perSecond: rate)
+            run.cpuSeconds = session.server.cpuSeconds - cpu
             run.cutOff = session.clients.cutOffCount
-            run.counters = describe(session.feedCounters())
+            run.counters = describe(session.server.feedCounters())
         }
         run.samples = session.stop()
         try measured.get()
@@ -142,18 +141,18 @@ enum StreamCase {
             let progress = session.clients.progress[0]
             let last = session.next + tickers - 1
             let events = progress.events.load(ordering: .acquiring)
-            let cpu = session.serverCPUSeconds
-            run.residentBefore = try session.serverResidentKilobytes()
+            let cpu = session.server.cpuSeconds
+            run.residentBefore = try session.server.residentKilobytes()
             let start = Monotonic.nanoseconds()
-            while session.next <= last { session.sendBatch(through: min(last, session.next + 127)) }
+            while session.next <= last { session.writer.sendBatch(through: min(last, session.next + 127)) }
             run.venueSeconds = Double(Monotonic.nanoseconds() - start) / 1e9
             try session.waitForEveryClient(through: last, within: 600)
             guard session.clients.cutOffCount == 0 else { throw session.failure("the client was cut off") }
             run.seconds = Double(progress.latestAt.load(ordering: .acquiring) - start) / 1e9
             run.received = progress.events.load(ordering: .acquiring) - events
-            run.cpuSeconds = session.serverCPUSeconds - cpu
-            run.residentPeak = try session.serverResidentKilobytes("VmHWM")
-            run.counters = describe(session.feedCounters())
+            run.cpuSeconds = session.server.cpuSeconds - cpu
+            run.residentPeak = try session.server.residentKilobytes("VmHWM")
+            run.counters = describe(session.server.feedCounters())
         }
         _ = session.stop()
         try measured.get()
@@ -187,7 +186,7 @@ enum StreamCase {
                 while session.next <= target {
                     let allowed = min(target, slowest + memoryWindow)
                     if session.next <= allowed {
-                        session.sendBatch(through: min(allowed, session.next + 63))
+                        session.writer.sendBatch(through: min(allowed, session.next + 63))
                     } else {
                         usleep(50)
                     }
@@ -201,26 +200,20 @@ enum StreamCase {
                 }
                 try session.waitForEveryClient(through: target, within: 300)
                 guard session.clients.cutOffCount == 0 else { throw session.failure("\(session.clients.cutOffCount) client(s) were cut off") }
-                run.resident.append((checkpoint, try session.serverResidentKilobytes()))
+                run.resident.append((checkpoint, try session.server.residentKilobytes()))
             }
             run.seconds = Double(Monotonic.nanoseconds() - start) / 1e9
             run.received = session.clients.progress.map { $0.events.load(ordering: .acquiring) }.reduce(0, +) - events
-            run.counters = describe(session.feedCounters())
+            run.counters = describe(session.server.feedCounters())
         }
         _ = session.stop()
         try measured.get()
         return run
     }
 
-    private static func describe(_ counters: (messages: Int, reconnects: Int, gaps: Int)?) -> String {
+    static func describe(_ counters: (messages: Int, reconnects: Int, gaps: Int)?) -> String {
         guard let counters else { return "(no /metrics)" }
         return "\(grouped(counters.messages)) messages/\(counters.reconnects) reconnects/\(counters.gaps) gaps"
-    }
-
-    /// Sleeps until `deadline` on CLOCK_MONOTONIC.
-    private static func sleep(until deadline: UInt64) {
-        var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &time, nil) == EINTR {}
     }
 
     /// Raises this process's soft limit on descriptors to `wanted` (the children inherit it), within the hard limit.

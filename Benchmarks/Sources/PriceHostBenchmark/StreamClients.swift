@@ -141,10 +141,15 @@ final class StreamClients: Sendable {
 
     /// Waits (polling every millisecond) until `condition` holds, or `seconds` passed, or a request was refused.
     func wait(within seconds: Double, until condition: () -> Bool) -> Bool {
+        Self.wait(for: [self], within: seconds, until: condition)
+    }
+
+    /// As ``wait(within:until:)``, for the clients of several servers: a refusal by any of them ends the wait.
+    static func wait(for groups: [StreamClients], within seconds: Double, until condition: () -> Bool) -> Bool {
         let deadline = Monotonic.nanoseconds() + UInt64(seconds * 1e9)
         while Monotonic.nanoseconds() < deadline {
             if condition() { return true }
-            if refusals.load(ordering: .acquiring) > 0 { return false }
+            if groups.contains(where: { $0.refusals.load(ordering: .acquiring) > 0 }) { return false }
             usleep(1000)
         }
         return condition()

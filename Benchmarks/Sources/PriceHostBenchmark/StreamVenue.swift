@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A Coinbase-shaped WebSocket venue on 127.0.0.1, inside the benchmark process, for the
 /// stream case: it accepts a connection, answers the upgrade (RFC 6455 §4.2.2, with
@@ -41,10 +42,16 @@ final class StreamVenue: Sendable {
 
     /// Waits at most `seconds` for the feed to connect, upgrades the connection and reads its subscription.
     func accept(within seconds: Double) throws -> VenueConnection {
-        var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-        guard poll(&entry, 1, Int32(seconds * 1000)) == 1 else {
+        guard let connection = try acceptIfConnecting(within: seconds) else {
             throw BenchmarkError("stream venue: pricehost did not connect to \(url) within \(Int(seconds)) s")
         }
+        return connection
+    }
+
+    /// As ``accept(within:)``, but `nil` when nothing connected within `seconds` (``FleetVenue`` asks again).
+    func acceptIfConnecting(within seconds: Double) throws -> VenueConnection? {
+        var entry = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, Int32(seconds * 1000)) == 1 else { return nil }
         let descriptor = Glibc.accept(listener, nil, nil)
         guard descriptor >= 0 else { throw BenchmarkError("stream venue: accept: \(String(cString: strerror(errno)))") }
         return try VenueConnection(upgrading: descriptor)
@@ -52,11 +59,15 @@ final class StreamVenue: Sendable {
 }
 
 /// One upgraded connection of the venue: the case writes frames to it; a thread reads what the client sends and drops it.
-final class VenueConnection: Sendable {
+final class VenueConnection: TickerSink, Sendable {
     private let descriptor: Int32
     /// The client's subscribe message.
     let subscription: String
     private let drained = DispatchSemaphore(value: 0)
+    private let ended = Atomic<Bool>(false)
+
+    /// Whether the client is still connected: false once its reader saw the connection end.
+    var isOpen: Bool { !ended.load(ordering: .acquiring) }
 
     fileprivate init(upgrading descriptor: Int32) throws {
         self.descriptor = descriptor
@@ -87,7 +98,7 @@ final class VenueConnection: Sendable {
             throw error
         }
         // Reads on (a close frame, a ping) until the connection ends, so the client never waits on its writes.
-        Thread.detachNewThread { [descriptor, drained] in
+        Thread.detachNewThread { [self] in
             var sink = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = sink.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
@@ -96,6 +107,7 @@ final class VenueConnection: Sendable {
                 if count > 0 || (count < 0 && (errno == EINTR || errno == EAGAIN)) { continue }
                 break
             }
+            ended.store(true, ordering: .releasing)
             drained.signal()
         }
     }
