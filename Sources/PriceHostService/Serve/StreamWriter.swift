@@ -94,17 +94,24 @@ final class StreamWriter: Sendable {
         if handed.withLock({ handed in defer { handed.signaled = true }; return !handed.signaled }) { wake.wake() }
     }
 
+    /// A stream on the writer's thread: a reference, so that writing to it mutates its output in place
+    /// (a copy taken out of a dictionary and put back would copy the output's bytes on every write).
+    private final class Slot {
+        var stream: Stream
+        init(_ stream: Stream) { self.stream = stream }
+    }
+
     private func run() {
-        var streams: [Int32: Stream] = [:]
+        var streams: [Int32: Slot] = [:]
         var polls: [pollfd] = []
         var scratch = [UInt8](repeating: 0, count: 1024)
         var lastScan = ContinuousClock.now
         while true {
             polls.removeAll(keepingCapacity: true)
             polls.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
-            for stream in streams.values {
-                let events = stream.output.isEmpty ? POLLIN : POLLIN | POLLOUT
-                polls.append(pollfd(fd: stream.descriptor, events: Int16(events), revents: 0))
+            for slot in streams.values {
+                let events = slot.stream.output.isEmpty ? POLLIN : POLLIN | POLLOUT
+                polls.append(pollfd(fd: slot.stream.descriptor, events: Int16(events), revents: 0))
             }
             // Idle, a second at a time (to notice the server stopping); with streams, until the next scan.
             let timeout = streams.isEmpty ? 1000 : Int32(max(0, Self.scanMilliseconds - Socket.milliseconds(since: lastScan))) + 1
@@ -127,7 +134,7 @@ final class StreamWriter: Sendable {
             // The sockets first: a client that left is let go before anything is written to it.
             if count > 0 {
                 for poll in polls.dropFirst() where poll.revents != 0 {
-                    guard var stream = streams[poll.fd] else { continue }
+                    guard let slot = streams[poll.fd] else { continue }
                     if poll.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                         // The client sends nothing on a stream: readable means it left (or the server is stopping).
                         let received = scratch.withUnsafeMutableBytes { recv(poll.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -136,13 +143,11 @@ final class StreamWriter: Sendable {
                             continue
                         }
                     }
-                    if poll.revents & Int16(POLLOUT) != 0 {
-                        keepOrEnd(&streams, &stream, write(&stream))
-                    }
+                    if poll.revents & Int16(POLLOUT) != 0, !write(&slot.stream) { end(&streams, poll.fd) }
                 }
             }
             for stream in arrivals {
-                streams[stream.descriptor] = stream
+                streams[stream.descriptor] = Slot(stream)
                 service(&streams, stream.descriptor)
             }
             for descriptor in ready { service(&streams, descriptor) }
@@ -156,17 +161,9 @@ final class StreamWriter: Sendable {
     }
 
     /// Writes what the stream on `descriptor` has waiting; ends it if its client is gone.
-    private func service(_ streams: inout [Int32: Stream], _ descriptor: Int32) {
-        guard var stream = streams[descriptor] else { return }
-        keepOrEnd(&streams, &stream, write(&stream))
-    }
-
-    private func keepOrEnd(_ streams: inout [Int32: Stream], _ stream: inout Stream, _ keep: Bool) {
-        if keep {
-            streams[stream.descriptor] = stream
-        } else {
-            end(&streams, stream.descriptor)
-        }
+    private func service(_ streams: inout [Int32: Slot], _ descriptor: Int32) {
+        guard let slot = streams[descriptor] else { return }
+        if !write(&slot.stream) { end(&streams, descriptor) }
     }
 
     /// Moves the inbox into the output whenever the output is empty, and sends what the socket
@@ -192,32 +189,31 @@ final class StreamWriter: Sendable {
     }
 
     /// Every stream: ended when the server stops; cut off when behind too long; a heartbeat after a silence.
-    private func scan(_ streams: inout [Int32: Stream], at now: ContinuousClock.Instant) {
+    private func scan(_ streams: inout [Int32: Slot], at now: ContinuousClock.Instant) {
         let stopping = isStopping()
-        for descriptor in Array(streams.keys) {
-            guard var stream = streams[descriptor] else { continue }
+        for (descriptor, slot) in streams {
             if stopping {
                 end(&streams, descriptor)
                 continue
             }
-            if stream.closingBy == nil, let since = stream.subscriber.behindSince, since.duration(to: now) >= StreamHub.Subscriber.maxLag {
+            if slot.stream.closingBy == nil, let since = slot.stream.subscriber.behindSince, since.duration(to: now) >= StreamHub.Subscriber.maxLag {
                 // The event it is in the middle of, then the last word, as fast as it reads, for a
                 // few seconds at most. What it has not started is dropped: a reconnect with
                 // `Last-Event-ID` gets it from the topic's history.
-                stream.output.dropUnstartedEvents()
-                stream.output.append(StreamPlan.tooFarBehind)
-                stream.closingBy = now + .seconds(5)
-                keepOrEnd(&streams, &stream, write(&stream))
-            } else if stream.closingBy != nil || (stream.output.isEmpty && stream.lastWrite + heartbeat <= now) {
-                if stream.closingBy == nil { stream.output.append(": heartbeat\n\n") }
-                keepOrEnd(&streams, &stream, write(&stream))
+                slot.stream.output.dropUnstartedEvents()
+                slot.stream.output.append(StreamPlan.tooFarBehind)
+                slot.stream.closingBy = now + .seconds(5)
+                if !write(&slot.stream) { end(&streams, descriptor) }
+            } else if slot.stream.closingBy != nil || (slot.stream.output.isEmpty && slot.stream.lastWrite + heartbeat <= now) {
+                if slot.stream.closingBy == nil { slot.stream.output.append(": heartbeat\n\n") }
+                if !write(&slot.stream) { end(&streams, descriptor) }
             }
         }
     }
 
     /// Unsubscribes the stream on `descriptor` and closes its connection.
-    private func end(_ streams: inout [Int32: Stream], _ descriptor: Int32) {
-        guard let stream = streams.removeValue(forKey: descriptor) else { return }
+    private func end(_ streams: inout [Int32: Slot], _ descriptor: Int32) {
+        guard let stream = streams.removeValue(forKey: descriptor)?.stream else { return }
         for topic in stream.topics { stream.hub.unsubscribe(stream.subscriber, from: topic) }
         stream.metrics.streamClients(-1)
         release(descriptor)
