@@ -35,13 +35,11 @@ package enum QuoteFormatter {
     /// One quote as a JSON object on one line.
     /// - Parameter amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
     package static func json(_ quote: Quote, amount: String? = nil) -> String {
-        JSONValue.object(JSONObject([
-            ("asset", .string(quote.asset)),
-            ("currency", .string(quote.currency)),
-            ("amount", .string(amount ?? DecimalAmount.format(quote.amount))),
-            ("provider", .string(quote.provider)),
-            ("timestamp", .string(ISO8601Timestamp.format(quote.timestamp))),
-        ])).serialized
+        // Written directly (a streaming host writes one per quote), as `JSONValue`'s serialization would.
+        #"{"asset":"# + JSONValue.quoted(quote.asset) + #","currency":"# + JSONValue.quoted(quote.currency)
+            + #","amount":"# + JSONValue.quoted(amount ?? DecimalAmount.format(quote.amount))
+            + #","provider":"# + JSONValue.quoted(quote.provider)
+            + #","timestamp":"# + JSONValue.quoted(ISO8601Timestamp.format(quote.timestamp)) + "}"
     }
 
     /// `watch --format json`'s line for a failure: the asset, currency, `error` and when.

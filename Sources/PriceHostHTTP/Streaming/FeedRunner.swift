@@ -21,7 +21,8 @@ final class FeedRunner: Sendable {
 
     private struct Emitted {
         var timestampMilliseconds: Int64
-        var amount: Decimal
+        /// The amount's canonical text: equal texts, equal amounts (compared without `Decimal`'s arithmetic).
+        var amountText: String
     }
 
     private struct State {
@@ -148,16 +149,17 @@ final class FeedRunner: Sendable {
         guard ISO8601Timestamp.isValid(timestamp) else {
             return refuse("a quote for \(pair.pair) with timestamp \(milliseconds) ms, outside the years 0001 to 9999")
         }
+        let amountText = DecimalAmount.canonical(text)
         let update = StreamUpdate(quote: Quote(asset: pair.asset, currency: pair.currency, amount: amount, provider: provider, timestamp: timestamp),
-                                  amountText: DecimalAmount.canonical(text),
+                                  amountText: amountText,
                                   source: source, receivedAt: receivedAt)
         state.withLock { state in
             if let last = state.emitted[pair] {
                 // Never older than the last one emitted; an exact repeat (two connections overlapping in a hand-over) once.
                 if milliseconds < last.timestampMilliseconds { return }
-                if milliseconds == last.timestampMilliseconds, amount == last.amount { return }
+                if milliseconds == last.timestampMilliseconds, amountText == last.amountText { return }
             }
-            state.emitted[pair] = Emitted(timestampMilliseconds: milliseconds, amount: amount)
+            state.emitted[pair] = Emitted(timestampMilliseconds: milliseconds, amountText: amountText)
             state.last[pair] = update
             if source == .stream { state.counters.recordAge(seconds: receivedAt.timeIntervalSince(timestamp)) }
             // Under the lock, so that every listener sees each pair's quotes in order.

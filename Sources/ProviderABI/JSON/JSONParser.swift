@@ -108,10 +108,20 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
         var runStart = index
-        // Most strings have no escape: made from their bytes in one step, validated once.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+        // Most strings have no escape: made from their bytes in one step, validated once (ASCII needs no validating).
+        var ascii = true
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
         if current == UInt8(ascii: "\"") {
-            guard let text = String(validating: bytes[runStart..<index], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+            let text: String
+            if ascii {
+                text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[runStart..<index]), as: UTF8.self) }
+            } else {
+                guard let valid = String(validating: bytes[runStart..<index], as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                text = valid
+            }
             index += 1
             return text
         }
