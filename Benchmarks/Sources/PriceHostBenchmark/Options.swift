@@ -23,7 +23,7 @@ struct Options: Sendable {
         \(usage)
 
         Times pricehost end to end, as whole processes, and prints medians, ratios
-        against baselines measured in the same run, and which of the targets (issues 8, 12, 17, 18) are met.
+        against baselines measured in the same run, and which of the targets (issues 8, 12, 17, 18, 25, 27) are met.
 
           --runs N     timed runs per figure, odd (default 21; a bare number means the same)
           --quick      5 runs, injection-benchmark --quick, and no 2000-tick watch
