@@ -160,7 +160,7 @@ final class Resolution: Resolver {
     func checkedInstance<Service>(
         of entry: Entry<Service>, owner: Container?, argument: Any?, isTakenOver: inout Bool
     ) throws -> Service {
-        if let cache = entry.cache {
+        if entry.hasCache, let cache = entry.cache {
             switch chainState(of: entry) {
             case .absent:
                 break
