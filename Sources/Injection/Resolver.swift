@@ -8,7 +8,7 @@
 /// `Sendable`, are shared through it. Resolving through the container itself from inside a
 /// factory starts a new, unrelated resolution, which neither shares the graph nor detects
 /// cycles through the outer one.
-public protocol Resolver: Sendable {
+public protocol Resolver: AnyObject, Sendable {
     /// Returns the service registered for `type` under `name` (`nil` for the unnamed one).
     ///
     /// - Throws: ``ResolutionError`` when nothing is registered, the registration needs an
