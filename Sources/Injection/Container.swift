@@ -134,7 +134,7 @@ public final class Container: Resolver, Sendable, CustomStringConvertible {
 
     @inline(__always)
     private func makeTopLevel<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
-        if let cache = entry.cache {
+        if entry.hasCache, let cache = entry.cache {
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
                 try Resolution.resolve(entry, origin: owner ?? self, parent: nil, owner: nil, argument: argument)

@@ -8,7 +8,11 @@
 /// `Sendable`, are shared through it. Resolving through the container itself from inside a
 /// factory starts a new, unrelated resolution, which neither shares the graph nor detects
 /// cycles through the outer one.
-public protocol Resolver: Sendable {
+///
+/// A class protocol (Swinject's can be adopted by a struct): a factory receives its resolver as
+/// one reference, with no existential box to build, retain and destroy around every factory
+/// call. A test double that stands in for a resolver is a class.
+public protocol Resolver: AnyObject, Sendable {
     /// Returns the service registered for `type` under `name` (`nil` for the unnamed one).
     ///
     /// - Throws: ``ResolutionError`` when nothing is registered, the registration needs an

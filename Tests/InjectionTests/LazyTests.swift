@@ -104,6 +104,33 @@ struct LazyTests {
         #expect(first.customer !== second.customer)
     }
 
+    /// Holds only a lazy customer; the graph's customer, made beside it, is held by no one.
+    final class Receipt {
+        let lazyCustomer: Lazy<Customer>
+        init(lazyCustomer: Lazy<Customer>) { self.lazyCustomer = lazyCustomer }
+    }
+
+    @Test
+    func aLazyKeepsItsGraphsInstanceThatNothingElseHolds() throws {
+        let container = Container()
+        let made = Counter()
+        container.register(Customer.self) { _ in
+            made.increment()
+            return Customer()
+        }
+        container.register(Receipt.self) { r in
+            _ = try r.resolve(Customer.self)
+            return Receipt(lazyCustomer: try r.resolve(Lazy<Customer>.self))
+        }
+        let receipt = try container.resolve(Receipt.self)
+
+        _ = receipt.lazyCustomer.instance
+
+        // A difference from Swinject, stated in docs/container.md: Swinject holds a graph's
+        // instances weakly and would make a second customer here; the Lazy keeps its graph.
+        #expect(made.count == 1)
+    }
+
     @Test
     func transientMakesAnotherForEachLazy() throws {
         let container = employment(customerScope: .transient)

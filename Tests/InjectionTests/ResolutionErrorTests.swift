@@ -134,6 +134,19 @@ struct ResolutionErrorTests {
         #expect(error?.description == "dependency cycle: NodeC -> NodeA -> NodeB -> NodeA")
     }
 
+    @Test(arguments: [Scope.transient, .graph, .singleton, .weak, .cached, Scope(name: "session")])
+    func cycleThroughInitializersNamesEveryStepInEveryScope(scope: Scope) {
+        let container = Container()
+        container.register(NodeA.self) { r in _ = try r.resolve(NodeB.self); return NodeA() }
+        container.register(NodeB.self, scope: scope) { r in _ = try r.resolve(NodeC.self); return NodeB() }
+        container.register(NodeC.self, scope: scope) { r in _ = try r.resolve(NodeB.self); return NodeC() }
+
+        let error = #expect(throws: ResolutionError.self) { try container.resolve(NodeA.self) }
+
+        // Never `NodeB -> NodeB`: the C in between is named, whichever scope keeps B and C.
+        #expect(error?.description == "dependency cycle: NodeA -> NodeB -> NodeC -> NodeB")
+    }
+
     @Test(arguments: [Scope.weak, .singleton, .transient])
     func cycleThroughAPropertyNamesTheRegistrationBeingCompleted(scope: Scope) {
         let container = Container()

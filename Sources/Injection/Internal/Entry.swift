@@ -58,6 +58,10 @@ final class Entry<Service>: ServiceEntry {
     let hasInitCompleted: Bool
     /// Where a shared-scope instance is kept; `nil` for transient and graph.
     let cache: (any InstanceCache<Service>)?
+    /// Whether there is one: reading `cache`, an optional existential generic over the service,
+    /// looks its metadata up and copies it through value witnesses, which a graph-scope chain
+    /// paid on every nested resolve.
+    let hasCache: Bool
     /// The address of an emptied ``Resolution`` rooted at this entry, retained, kept for the
     /// next top-level resolve of it; 0 when there is none or one is in use. An integer, not an
     /// `Unmanaged<Resolution>`, so that the atomic is `Sendable`.
@@ -74,6 +78,7 @@ final class Entry<Service>: ServiceEntry {
         initCompleted = definition.initCompleted
         hasInitCompleted = definition.initCompleted != nil
         self.cache = cache
+        hasCache = cache != nil
     }
 
     deinit {

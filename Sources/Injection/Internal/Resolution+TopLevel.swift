@@ -44,13 +44,13 @@ extension Resolution {
 
     /// Runs the factory of this resolution's root, or of an entry whose record is in progress.
     @inline(__always)
-    func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: Any?) throws -> Service {
+    func run<Service>(_ entry: Entry<Service>, owner: Container?, argument: @autoclosure () -> Any?) throws -> Service {
         do {
             // Called in place: binding the closure to a local would retain its context.
             if entry.factory != nil {
                 return try entry.factory!(self)
             }
-            return try entry.make!(self, owner, argument)
+            return try entry.make!(self, owner, argument())
         } catch let error as ResolutionError {
             // Already names the innermost registration that failed; wrapping again would
             // only bury it.

@@ -158,14 +158,14 @@ final class Resolution: Resolver {
     /// caller's reference to it.
     @inline(__always)
     func checkedInstance<Service>(
-        of entry: Entry<Service>, owner: Container?, argument: Any?, isTakenOver: inout Bool
+        of entry: Entry<Service>, owner: Container?, argument: @autoclosure () -> Any?, isTakenOver: inout Bool
     ) throws -> Service {
-        if let cache = entry.cache {
+        if entry.hasCache, let cache = entry.cache {
             switch chainState(of: entry) {
             case .absent:
                 break
             case .inProgress, .rerun:
-                return try sharedAgain(entry, argument: argument)
+                return try sharedAgain(entry, argument: argument())
             case .made(let instance):
                 // Being completed (`initCompleted`) further up: the same instance closes the cycle.
                 return instance as! Service
@@ -173,7 +173,7 @@ final class Resolution: Resolver {
             return try cache.instance {
                 // Shared instances resolve their dependencies where they are registered.
                 let origin = owner ?? withOrigin { $0 }
-                return try Resolution.resolve(entry, origin: origin, parent: self, owner: nil, argument: argument)
+                return try Resolution.resolve(entry, origin: origin, parent: self, owner: nil, argument: argument())
             }
         }
         if entry === root, !isRootDone() {
@@ -223,7 +223,7 @@ final class Resolution: Resolver {
         }
         let instance: Service
         do {
-            instance = try run(entry, owner: owner, argument: argument)
+            instance = try run(entry, owner: owner, argument: argument())
         } catch {
             state.withLock { $0.records[start].phase = .done }
             throw error
