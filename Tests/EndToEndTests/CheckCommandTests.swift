@@ -1,11 +1,12 @@
 import Foundation
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// `check` runs each plugin in a child process: a plugin that crashes, hangs
 /// or misbehaves is named with what happened, and check itself carries on and
 /// exits normally with status 3.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.offThePool, .timeLimit(.minutes(3)))
 struct CheckCommandTests {
     func check(_ variant: String, name: String) throws -> (CommandResult, String) {
         let plugin = try Sandbox.testPlugin([variant], name: name)
@@ -80,7 +81,7 @@ struct CheckCommandTests {
 
 /// `check` killed from outside (a caller's `timeout`, Ctrl-C, a closed terminal)
 /// takes its probes, and what they started, with it.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.offThePool, .timeLimit(.minutes(2)))
 struct CheckTerminationTests {
     /// The pids of `parent`'s children, from /proc.
     static func children(of parent: Int32) -> [Int32] {

@@ -1,10 +1,11 @@
 import Foundation
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// `pricehost check --plugin PATH`, the plugin author's conformance check:
 /// the C template passes; each broken plugin gets its specific finding.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.offThePool, .timeLimit(.minutes(2)))
 struct ConformanceTests {
     func conformance(of plugin: String, config: String? = nil) throws -> CommandResult {
         let directory = try TemporaryDirectory()
@@ -67,7 +68,7 @@ struct ConformanceTests {
 
 /// Quotes the host refuses, or whose time cannot be right, are findings of
 /// `check --plugin`, never "failed cleanly".
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.offThePool, .timeLimit(.minutes(2)))
 struct ConformanceQuoteTests {
     func conformance(_ defines: [String], name: String) throws -> (CommandResult, String) {
         let plugin = try Sandbox.testPlugin(defines, name: name)

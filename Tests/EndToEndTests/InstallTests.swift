@@ -1,10 +1,11 @@
 import Foundation
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// `scripts/install.sh` lays pricehost out under a prefix; the installed
 /// binary finds its plugins with no setting, and --uninstall removes it all.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.offThePool, .timeLimit(.minutes(2)))
 struct InstallTests {
     @Test func installedBinaryFetchesWithNoExtraSettingAndUninstallLeavesNothing() throws {
         let prefix = try TemporaryDirectory()

@@ -7,9 +7,13 @@ import Testing
 /// synchronous end-to-end tests hold both threads (2 on CI's machine) for seconds at a
 /// time, so a test of a few hundred milliseconds can run into its time limit.
 ///
-/// Only for tests whose code under test runs on threads of its own or in other
-/// processes: its unstructured tasks (`Task {}`) do not inherit the preference and stay
-/// on the pool, where a test off the pool would wait for them against its own clock.
+/// Also for synchronous tests that wait on child processes for many seconds (an install,
+/// a plugin build, a deadline): on the pool they hold a thread all that time.
+///
+/// Only for tests whose code under test runs on threads of its own, in other processes,
+/// or on an executor the test gives it: its unstructured tasks (`Task {}`) do not inherit
+/// the preference and stay on the pool, where a test off the pool would wait for them
+/// against its own clock (`WebSocketFeeds` takes a `taskExecutor` for that reason).
 public struct OffThePoolTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 

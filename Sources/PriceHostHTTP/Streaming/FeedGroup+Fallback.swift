@@ -32,7 +32,7 @@ extension FeedGroup {
             let interval = runner.policy.stream.fallbackInterval
             runner.diagnostics.warning("\(runner.provider): the feed is stale: no message for \(Durations.seconds(staleAfter)) s; "
                 + "polling REST every \(Durations.seconds(interval)) s until it recovers")
-            let fallback = Task { await poll(every: interval) }
+            let fallback = Task(executorPreference: runner.taskExecutor) { [self] in await poll(every: interval) }
             let keep = state.withLock { state in
                 guard state.stale, !state.stopped else { return false }
                 state.fallback = fallback

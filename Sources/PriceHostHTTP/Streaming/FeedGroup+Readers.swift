@@ -5,9 +5,9 @@ import ProviderABI
 extension FeedGroup {
     /// The tasks that live as long as `link`: its reader, its application ping, its lifetime timer.
     func startTasks(for link: FeedLink) -> [Task<Void, Never>] {
-        var tasks = [Task { await self.read(link) }]
+        var tasks = [Task(executorPreference: runner.taskExecutor) { await self.read(link) }]
         if let ping = runner.stream.ping {
-            tasks.append(Task {
+            tasks.append(Task(executorPreference: runner.taskExecutor) {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: ping.interval)
                     guard !Task.isCancelled else { return }
@@ -18,7 +18,7 @@ extension FeedGroup {
         if let lifetime = runner.policy.stream.lifetime ?? runner.stream.maximumConnectionLifetime {
             // Start the hand-over early enough for the new connection to go live first.
             let early = min(.seconds(60), lifetime / 10)
-            tasks.append(Task {
+            tasks.append(Task(executorPreference: runner.taskExecutor) {
                 try? await Task.sleep(for: lifetime - early)
                 guard !Task.isCancelled else { return }
                 self.continuation.yield(.handover(link, "the connection reached its lifetime of \(Durations.seconds(lifetime)) s"))

@@ -45,8 +45,8 @@ final class FeedGroup: Sendable {
     }
 
     func start() {
-        let loop = Task { await run() }
-        let watchdog = Task { await watch() }
+        let loop = Task(executorPreference: runner.taskExecutor) { [self] in await run() }
+        let watchdog = Task(executorPreference: runner.taskExecutor) { [self] in await watch() }
         state.withLock { $0.tasks += [loop, watchdog] }
     }
 
@@ -74,13 +74,13 @@ final class FeedGroup: Sendable {
         func open(handover: Bool) {
             guard !opening else { return }
             opening = true
-            Task { await self.connect(handover: handover) }
+            Task(executorPreference: runner.taskExecutor) { await self.connect(handover: handover) }
         }
         func retry(handover: Bool, after reason: String) {
             failures += 1
             let delay = FeedPacer.backoff(failures: failures)
             runner.diagnostics.warning("\(runner.provider): \(reason); reconnecting in \(Durations.seconds(delay)) s")
-            Task {
+            Task(executorPreference: runner.taskExecutor) {
                 try? await Task.sleep(for: delay)
                 self.continuation.yield(.retry(handover: handover))
             }
@@ -90,7 +90,7 @@ final class FeedGroup: Sendable {
         }
         func closeInBackground(_ link: FeedLink, because reason: String) {
             finish(link)
-            Task { await link.close(because: reason) }
+            Task(executorPreference: runner.taskExecutor) { await link.close(because: reason) }
         }
         func handOverIfPairsChanged() {
             guard let active, pending == nil, !opening else { return }

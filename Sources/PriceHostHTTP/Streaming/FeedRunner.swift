@@ -42,10 +42,13 @@ final class FeedRunner: Sendable {
     }
 
     private let state = Lock(State())
+    /// Where its connections' tasks run (`nil`: Swift's global executor).
+    let taskExecutor: (any TaskExecutor)?
 
     init(provider: String, stream: PluginStream, policy: ProviderPolicy, rest: any PriceFetcher, diagnostics: Diagnostics,
-         libraryName: String) {
+         libraryName: String, taskExecutor: (any TaskExecutor)? = nil) {
         self.provider = provider
+        self.taskExecutor = taskExecutor
         self.stream = stream
         self.policy = policy
         self.rest = rest

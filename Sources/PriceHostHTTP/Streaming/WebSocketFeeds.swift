@@ -21,15 +21,19 @@ package final class WebSocketFeeds: QuoteFeeds {
     private let sources: [String: Source]
     private let diagnostics: Diagnostics
     private let libraryName: String
+    private let taskExecutor: (any TaskExecutor)?
     private let runners = Lock<[String: FeedRunner]>([:])
 
     /// - Parameters:
     ///   - sources: by provider, those whose plugin describes a feed and that have a general fetcher.
     ///   - libraryName: the libcurl to load (`PRICEHOST_LIBCURL`).
-    package init(sources: [String: Source], diagnostics: Diagnostics = .process, libraryName: String = LibCurl.defaultName) {
+    ///   - taskExecutor: where the feeds' tasks run: by default Swift's global executor; tests give one of their own.
+    package init(sources: [String: Source], diagnostics: Diagnostics = .process, libraryName: String = LibCurl.defaultName,
+                 taskExecutor: (any TaskExecutor)? = nil) {
         self.sources = sources
         self.diagnostics = diagnostics
         self.libraryName = libraryName
+        self.taskExecutor = taskExecutor
     }
 
     package func hasFeed(_ provider: String) -> Bool { sources[provider] != nil }
@@ -43,7 +47,7 @@ package final class WebSocketFeeds: QuoteFeeds {
         let runner = runners.withLock { runners in
             if let running = runners[provider] { return running }
             let made = FeedRunner(provider: provider, stream: source.stream, policy: source.policy, rest: source.rest,
-                                  diagnostics: diagnostics, libraryName: libraryName)
+                                  diagnostics: diagnostics, libraryName: libraryName, taskExecutor: taskExecutor)
             runners[provider] = made
             return made
         }

@@ -1,4 +1,5 @@
 @testable import PriceHostHTTP
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
@@ -6,6 +7,7 @@ import Testing
 /// The libcurl transport's own logic: origins, our words for libcurl's codes
 /// (the ones loopback cannot produce: DNS, TLS), HTTP dates. The transport's
 /// behaviour on the wire is tested end to end (NetworkingTests).
+@Suite(.offThePool)
 struct CurlTransportTests {
     @Test(arguments: [
         ("http://127.0.0.1:8080/v2/x", "http://127.0.0.1:8080"),

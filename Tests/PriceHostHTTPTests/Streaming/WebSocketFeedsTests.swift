@@ -3,6 +3,7 @@ import ConcurrencyHelpers
 import Foundation
 import PriceHostCore
 @testable import PriceHostHTTP
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
@@ -11,7 +12,7 @@ import Testing
 /// subscribe messages are quotes comes back as updates, through the C bridge a Swift
 /// plugin uses, the host's `PluginStream`, and ``WebSocketFeeds``. Run under TSan in CI:
 /// readers, timers, the watchdog and listeners all touch the runner's state.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.offThePool, .timeLimit(.minutes(1)))
 struct WebSocketFeedsTests {
     /// Reads `quote ASSET CURRENCY AMOUNT MILLISECONDS` messages; subscribes by sending one per pair
     /// (an echo server sends it back), with amounts from `amounts`.
@@ -43,8 +44,9 @@ struct WebSocketFeedsTests {
         let stream = try PluginStream.read(pointer, provider: "echo").get()
         var policy = ProviderPolicy()
         policy.stream.staleAfter = .seconds(30)
+        // The feeds' tasks off the cooperative pool too, as the test is: other tests' blocking cannot stall them.
         return WebSocketFeeds(sources: ["echo": .init(stream: stream, policy: policy, rest: NoREST())],
-                              diagnostics: Diagnostics(threshold: .error))
+                              diagnostics: Diagnostics(threshold: .error), taskExecutor: DispatchThreadsExecutor())
     }
 
     @Test func twoListenersOfTwoPairsShareOneConnectionAndGetEveryQuoteInOrder() async throws {
