@@ -48,8 +48,11 @@ public final class RunningChild: Sendable {
         let verdict = Watchdog.shared.release(pid)
         var status: Int32 = 0
         var usage = rusage()
-        // EINTR is the only retry; the bound only guards against a signal storm.
-        for _ in 0..<1_000 where wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        // EINTR is the only retry; the bound only guards against a signal storm. (It stops at the first
+        // call that is not interrupted: a `where` clause would only skip the body and call wait4 1,000 times.)
+        for _ in 0..<1_000 {
+            guard wait4(pid, &status, 0, &usage) < 0, errno == EINTR else { break }
+        }
         var ending: ChildProcess.Ending = status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
         if verdict == .killedRunning {
             ending = .timedOut
