@@ -6,6 +6,8 @@ import Glibc
 final class RedisConnection {
     private let descriptor: Int32
     private var parser = RESPParser()
+    /// What `recv` reads into, kept from one read to the next.
+    private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -60,38 +62,23 @@ final class RedisConnection {
         }
         var replies: [RESPValue] = []
         replies.reserveCapacity(count)
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while replies.count < count {
-            do {
-                while replies.count < count, let reply = try parser.next() { replies.append(reply) }
-            } catch {
-                throw RedisError("malformed reply from redis: \(error.description)")
-            }
-            guard replies.count < count else { break }
-            let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if received > 0 {
-                parser.append(chunk[..<received])
-            } else if received == 0 {
-                throw RedisError("redis closed the connection")
-            } else if errno == EAGAIN || errno == EINTR {
-                guard try wait(for: Int16(POLLIN), until: deadline) else { throw Self.noReply }
-            } else {
-                throw RedisError("reading from redis: \(String(cString: strerror(errno)))")
-            }
+            guard let reply = try nextPush(until: deadline) else { throw Self.noReply }
+            replies.append(reply)
         }
         return replies
     }
 
-    /// The next reply or pushed message (a subscriber's), or `nil` when none is complete by `deadline`:
+    /// The next reply (``exchange(_:replies:deadline:)`` reads its replies through it) or pushed
+    /// message (a subscriber's), or `nil` when none is complete by `deadline`:
     /// a partial one stays buffered for the next call.
     /// - Throws: ``RedisError`` when the connection breaks or a reply is malformed.
     func nextPush(until deadline: ContinuousClock.Instant) throws(RedisError) -> RESPValue? {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             do {
                 if let reply = try parser.next() { return reply }
             } catch {
-                throw RedisError("malformed message from redis: \(error.description)")
+                throw RedisError("malformed reply from redis: \(error.description)")
             }
             let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if received > 0 {
