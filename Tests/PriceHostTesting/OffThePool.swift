@@ -29,8 +29,9 @@ public final class SerialQueueExecutor: TaskExecutor {
 }
 
 /// A task executor that runs each job on a Dispatch thread, never the cooperative
-/// pool's, and runs jobs of different tasks side by side (each on a serial queue of
-/// its own, so Dispatch adds a thread rather than queue one behind another).
+/// pool's, and runs jobs of different tasks side by side: each job goes to a new serial
+/// queue, so Dispatch adds a thread rather than queue one job behind another (a task
+/// has one job at a time, so its own jobs still run in order).
 public final class DispatchThreadsExecutor: TaskExecutor {
     public init() {}
 

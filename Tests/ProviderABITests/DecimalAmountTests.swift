@@ -21,7 +21,10 @@ struct DecimalAmountTests {
     }
 
     @Test(arguments: ["0", "-0", "0.000", "-0.0", "007", "-007.50", "64000.12345678", "0.10", "100", "100.0", "-1.5", "0.000123",
-                      "12345678901234567890123456789012345678", "000" + "12345678901234567890123456789012345678" + ".000"])
+                      "12345678901234567890123456789012345678", "000" + "12345678901234567890123456789012345678" + ".000",
+                      // Past the exponents `Decimal` holds in its mantissa's 38 digits.
+                      "1" + String(repeating: "0", count: 127), "1" + String(repeating: "0", count: 130),
+                      "123" + String(repeating: "0", count: 140) + ".000", "0." + String(repeating: "0", count: 120) + "1"])
     func theCanonicalTextIsWhatFormatMakesOfTheParsedAmount(text: String) throws {
         #expect(DecimalAmount.canonical(text) == DecimalAmount.format(try #require(DecimalAmount.parse(text))))
     }

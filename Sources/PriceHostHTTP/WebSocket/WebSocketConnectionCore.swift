@@ -111,6 +111,8 @@ final class WebSocketConnectionCore: Sendable {
         let ended = WebSocketError.connectionClosed(url, reason)
         let (queued, closeWaiters) = shared.withLock { shared in
             shared.ended = ended
+            // Counted as every event is: the reader's taking it is counted off.
+            if lastEvent != nil { shared.unread += 1 }
             defer {
                 shared.queued = []
                 shared.closeWaiters = []

@@ -195,6 +195,9 @@ struct WebSocketIOLoop {
             switch buffer.withUnsafeMutableBytes({ stream.receive(into: $0) }) {
             case .bytes(let count):
                 absorb(buffer[..<count])
+                // The read-ahead is checked after every chunk, not only once a turn: a turn reads up to
+                // 64 chunks, which can hold tens of thousands of small messages.
+                if core.shared.withLock({ $0.unread }) >= WebSocketConnectionCore.readAhead { return nil }
             case .wouldBlock:
                 return nil
             case .ended:

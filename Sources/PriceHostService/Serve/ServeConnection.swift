@@ -56,6 +56,8 @@ struct ServeConnection {
         }
     }
 
+    /// What becomes of the connection after an answer: read the next request, close it, or
+    /// nothing (a stream's writer owns it now).
     private enum Next { case keepOpen, close, handedOver }
 
     /// Answers `request`, and says what becomes of the connection.

@@ -69,10 +69,14 @@ final class StreamWriter: Sendable {
         }
         if start {
             guard DetachedThread.start(stackBytes: 256 * 1024, { [self] in run() }) else {
-                handed.withLock { handed in
+                // No thread: every stream handed over meanwhile (others' too, which saw `running`
+                // and left) is ended here; the caller's goes back to it.
+                let stranded = handed.withLock { handed in
                     handed.running = false
-                    handed.arrivals.removeAll { $0.descriptor == stream.descriptor }
+                    defer { handed.arrivals = [] }
+                    return handed.arrivals
                 }
+                for other in stranded where other.descriptor != stream.descriptor { end(other) }
                 return false
             }
         }
@@ -106,6 +110,7 @@ final class StreamWriter: Sendable {
         var polls: [pollfd] = []
         var scratch = [UInt8](repeating: 0, count: 1024)
         var lastScan = ContinuousClock.now
+        // Ends when the server is stopping and the writer has no stream left (`done` below).
         while true {
             polls.removeAll(keepingCapacity: true)
             polls.append(pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0))
@@ -133,17 +138,17 @@ final class StreamWriter: Sendable {
 
             // The sockets first: a client that left is let go before anything is written to it.
             if count > 0 {
-                for poll in polls.dropFirst() where poll.revents != 0 {
-                    guard let slot = streams[poll.fd] else { continue }
-                    if poll.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                for entry in polls.dropFirst() where entry.revents != 0 {
+                    guard let slot = streams[entry.fd] else { continue }
+                    if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                         // The client sends nothing on a stream: readable means it left (or the server is stopping).
-                        let received = scratch.withUnsafeMutableBytes { recv(poll.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                        let received = scratch.withUnsafeMutableBytes { recv(entry.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
                         if received == 0 || (received < 0 && errno != EAGAIN && errno != EINTR) {
-                            end(&streams, poll.fd)
+                            end(&streams, entry.fd)
                             continue
                         }
                     }
-                    if poll.revents & Int16(POLLOUT) != 0, !write(&slot.stream) { end(&streams, poll.fd) }
+                    if entry.revents & Int16(POLLOUT) != 0, !pump(&slot.stream) { end(&streams, entry.fd) }
                 }
             }
             for stream in arrivals {
@@ -163,14 +168,14 @@ final class StreamWriter: Sendable {
     /// Writes what the stream on `descriptor` has waiting; ends it if its client is gone.
     private func service(_ streams: inout [Int32: Slot], _ descriptor: Int32) {
         guard let slot = streams[descriptor] else { return }
-        if !write(&slot.stream) { end(&streams, descriptor) }
+        if !pump(&slot.stream) { end(&streams, descriptor) }
     }
 
     /// Moves the inbox into the output whenever the output is empty, and sends what the socket
     /// takes now. False when the stream is over: its client is gone, or it was cut off and its
     /// last word is out. (Its inbox tells the writer again only once it has been taken, so an
     /// output that empties is followed by a take here.)
-    private func write(_ stream: inout Stream) -> Bool {
+    private func pump(_ stream: inout Stream) -> Bool {
         // Bounded: each pass either empties the output and takes the inbox again, or stops.
         for _ in 0..<4 {
             if stream.output.isEmpty, stream.closingBy == nil {
@@ -203,10 +208,10 @@ final class StreamWriter: Sendable {
                 slot.stream.output.dropUnstartedEvents()
                 slot.stream.output.append(StreamPlan.tooFarBehind)
                 slot.stream.closingBy = now + .seconds(5)
-                if !write(&slot.stream) { end(&streams, descriptor) }
+                if !pump(&slot.stream) { end(&streams, descriptor) }
             } else if slot.stream.closingBy != nil || (slot.stream.output.isEmpty && slot.stream.lastWrite + heartbeat <= now) {
                 if slot.stream.closingBy == nil { slot.stream.output.append(": heartbeat\n\n") }
-                if !write(&slot.stream) { end(&streams, descriptor) }
+                if !pump(&slot.stream) { end(&streams, descriptor) }
             }
         }
     }
@@ -214,8 +219,12 @@ final class StreamWriter: Sendable {
     /// Unsubscribes the stream on `descriptor` and closes its connection.
     private func end(_ streams: inout [Int32: Slot], _ descriptor: Int32) {
         guard let stream = streams.removeValue(forKey: descriptor)?.stream else { return }
+        end(stream)
+    }
+
+    private func end(_ stream: Stream) {
         for topic in stream.topics { stream.hub.unsubscribe(stream.subscriber, from: topic) }
         stream.metrics.streamClients(-1)
-        release(descriptor)
+        release(stream.descriptor)
     }
 }

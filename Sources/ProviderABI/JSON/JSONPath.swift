@@ -95,7 +95,7 @@ extension JSONCursor {
                 }
                 guard case .object(let object) = cursor.value else { throw cursor.mismatch("an object") }
                 guard position < object.count else { throw cursor.error("has \(object.count) members, no member \(position)") }
-                cursor = JSONCursor(.string(object.keys[position]), path: cursor.path + "{\(position)}")
+                cursor = JSONCursor(.string(object.members[position].key), path: cursor.path + "{\(position)}")
             }
         }
         return cursor
@@ -113,7 +113,7 @@ extension JSONCursor {
             guard position < object.count else {
                 throw JSONCursor(.null, path: "\(path)[\(position)]").error("missing (the object has \(object.count) members)")
             }
-            return try memberKeepingNull(object.keys[position])
+            return try memberKeepingNull(object.members[position].key)
         default:
             throw mismatch("an array or object")
         }
