@@ -45,25 +45,38 @@ struct StreamSlowClientTests {
         // Never started: the plan only needs its limits, its writers and whether it is stopping.
         let topics = (1...10).map { StreamHub.TopicKey(asset: "A\($0)", currency: "USD", providers: nil, intervalMilliseconds: 100) }
         let plan = StreamPlan(topics: topics, lastEventID: nil, hub: hub, metrics: ServeMetrics())
+        // Each descriptor has one owner, which alone closes it: the server's ends belong to the
+        // stream writers once handed over; the slow client's to its reading thread; the fast
+        // client's to the read below. (A second close, at the test's end, once hit a number that
+        // another test in this process had been given meanwhile, and that test's socket died.)
         let slow = try Self.socketPair(), fast = try Self.socketPair()
-        defer { [slow.client, fast.client].forEach { close($0) } }
 
-        // Both handed to the server's stream writers, which close them when they end.
         for descriptor in [slow.server, fast.server] {
-            #expect(plan.start(on: descriptor, server: server))
+            let handedOver = plan.start(on: descriptor, server: server)
+            #expect(handedOver)
+            if !handedOver { close(descriptor) }
         }
         // The slow client reads 1 KB every 100 ms (10 KB/s); the fast one all it can, for 12 s.
         let slowText = LockedBox<String?>(nil)
-        Thread.detachNewThread { slowText.set(Self.read(slow.client, chunk: 1024, pause: 100_000, seconds: 40)) }
-        let fastText = try await offThePool { Self.read(fast.client, chunk: 65_536, pause: 0, seconds: 12) }
-        close(fast.client)
+        Thread.detachNewThread {
+            let text = Self.read(slow.client, chunk: 1024, pause: 100_000, seconds: 40)
+            close(slow.client)
+            slowText.set(text)
+        }
+        let fastText = try await offThePool {
+            defer { close(fast.client) }
+            return Self.read(fast.client, chunk: 65_536, pause: 0, seconds: 12)
+        }
 
         let fastEvents = fastText.components(separatedBy: "\n\n").filter { $0.contains("data: ") }.count
         // A tenth of what was made in 12 s would still be far more than a slowed client gets.
         #expect(fastEvents >= 100, "the fast client got \(fastEvents) events in 12 s")
         // At most 40 s of reading and 30 s of waiting beyond it.
         let text: String = try await offThePool {
-            for _ in 0..<700 where slowText.get() == nil { usleep(100_000) }
+            for _ in 0..<700 {
+                if let text = slowText.get() { return text }
+                usleep(100_000)
+            }
             return slowText.get() ?? ""
         }
         #expect(text.hasSuffix(StreamPlan.tooFarBehind), "the slow client's stream ended with: \(text.suffix(200))")
