@@ -87,6 +87,8 @@ public final class LoopbackHTTPServer: Sendable {
     }
     private let stopped = Atomic<Bool>(false)
     private let acceptDone = DispatchSemaphore(value: 0)
+    /// Set by the accept loop as it closes the listener; ``stop()`` shuts it down only before that.
+    private let listenerClosed = Lock(false)
 
     /// Starts listening on an ephemeral port of 127.0.0.1.
     /// - Parameter handler: called with the request and how many requests that path had before it (0 for the first).
@@ -132,17 +134,26 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Stops accepting connections and waits (at most 5 s) for the accept loop to end.
+    /// The loop alone closes the listener, as it ends: closed here, while the loop could still
+    /// call `accept`, the number could be reused meanwhile by another test's descriptor.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        listenerClosed.withLock { closed in
+            if !closed { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
         _ = acceptDone.wait(timeout: .now() + 5)
     }
 
     deinit { stop() }
 
     private func acceptLoop() {
-        defer { acceptDone.signal() }
+        defer {
+            listenerClosed.withLock { closed in
+                closed = true
+                close(listener)
+            }
+            acceptDone.signal()
+        }
         while !stopped.load(ordering: .acquiring) {
             let connection = accept(listener, nil, nil)
             if connection < 0 {

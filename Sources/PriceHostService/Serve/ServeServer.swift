@@ -41,7 +41,14 @@ package final class ServeServer: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// The streams' writers, made when the first stream starts.
     private let writers = Lock<[StreamWriter]?>(nil)
-    private let acceptEnded = Atomic<Bool>(false)
+    /// Who may close the listener: the accept loop once it runs (and only when it ends, so it
+    /// never accepts on a number reused meanwhile), otherwise ``drain(within:)`` or `deinit`.
+    /// Shutting the listener down happens under the same lock as its close, so it never hits a reused number.
+    private let listenerState = Lock(ListenerState.idle)
+
+    private enum ListenerState {
+        case idle, accepting, closed
+    }
 
     /// Binds and listens.
     /// - Throws: ``ServeError`` with the system's reason (the port in use, say).
@@ -84,14 +91,37 @@ package final class ServeServer: Sendable {
     /// - Parameters:
     ///   - handler: answers each request.
     ///   - finished: called after each answer: the request (`nil` for one refused before it could be read), the status and the time taken.
+    /// - Returns: false when the thread could not start, or the server was started or drained before.
     package func start(handler: @escaping Handler, finished: @escaping @Sendable (ServeRequest?, String, Int, Double) -> Void) -> Bool {
-        DetachedThread.start(stackBytes: 256 * 1024) { [self] in
+        let claimed = listenerState.withLock { state in
+            guard state == .idle else { return false }
+            state = .accepting
+            return true
+        }
+        guard claimed else { return false }
+        let started = DetachedThread.start(stackBytes: 256 * 1024) { [self] in
             acceptLoop(handler: handler, finished: finished)
+        }
+        if !started { closeListener() }
+        return started
+    }
+
+    /// Closes the listener, once: the accept loop's last act, or drain's or deinit's when none ran.
+    private func closeListener() {
+        listenerState.withLock { state in
+            guard state != .closed else { return }
+            state = .closed
+            close(listener)
         }
     }
 
+    deinit {
+        // The accept loop holds the server, so it has ended (and closed the listener) or never ran.
+        closeListener()
+    }
+
     private func acceptLoop(handler: @escaping Handler, finished: @escaping @Sendable (ServeRequest?, String, Int, Double) -> Void) {
-        defer { acceptEnded.store(true, ordering: .releasing) }
+        defer { closeListener() }
         while !isStopping {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
@@ -158,17 +188,26 @@ package final class ServeServer: Sendable {
     /// - Returns: true when every connection closed in time.
     package func drain(within limit: Duration) -> Bool {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return openConnectionCount == 0 }
-        shutdown(listener, Int32(SHUT_RDWR))
+        // Wakes the accept loop, which closes the listener as it ends, however long that takes;
+        // a listener nothing accepts on (never started) is closed here.
+        listenerState.withLock { state in
+            switch state {
+            case .accepting: shutdown(listener, Int32(SHUT_RDWR))
+            case .idle:
+                state = .closed
+                close(listener)
+            case .closed: break
+            }
+        }
         // A connection mid-request still writes its answer (only reads are shut), then sees the end.
         connections.withLock { open in
             for connection in open { shutdown(connection, Int32(SHUT_RD)) }
         }
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if openConnectionCount == 0 && acceptEnded.load(ordering: .acquiring) { break }
+            if openConnectionCount == 0 && listenerState.withLock({ $0 == .closed }) { break }
             usleep(10_000)
         }
-        close(listener)
         return openConnectionCount == 0
     }
 }
