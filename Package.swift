@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "KrakenProvider", dependencies: ["CProviderABI"], path: "Plugins/KrakenProvider"),
 
         // Shared by the test targets: temporary directories, running the built binary, compiling C plugins.
-        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "ConcurrencyHelpers", "ProviderABI"], path: "Tests/PriceHostTesting"),
+        .target(name: "PriceHostTesting", dependencies: ["ChildProcesses", "CChildProcess", "ConcurrencyHelpers", "ProviderABI"], path: "Tests/PriceHostTesting"),
         // Swift Testing traits for the test targets (running a suite off the cooperative pool), apart for the same reason.
         .target(name: "PriceHostTestTraits", dependencies: ["PriceHostTesting"], path: "Tests/PriceHostTestTraits"),
         // Seeded, bounded fuzzing on Swift Testing, apart so that PriceHostTesting links without it.

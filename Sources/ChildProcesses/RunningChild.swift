@@ -23,6 +23,11 @@ public final class RunningChild: Sendable {
         self.deadlineNanoseconds = deadlineNanoseconds
     }
 
+    /// True once the child has exited (it stays unreaped until ``wait()``), without blocking.
+    public var hasExited: Bool {
+        outcome.withLock { $0 != nil } || cchild_has_exited(pid) == 1
+    }
+
     /// Blocks until the child has exited (at the latest when the watchdog kills it at
     /// its deadline) and its captured output is read, then reaps it. A second call
     /// returns the same outcome.

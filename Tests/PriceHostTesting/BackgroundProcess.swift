@@ -1,42 +1,45 @@
+import ChildProcesses
 import Foundation
 import Glibc
 
-/// A program left running while a test talks to it (a server), its stderr kept
-/// in a file the test can read at any time. Stop it with ``terminate(signal:within:)``;
-/// it is killed when released.
+/// A program left running while a test talks to it (a server), its stdout and stderr
+/// kept in files the test can read at any time. Stop it with ``terminate(signal:within:)``;
+/// it is killed when released, and by ``ChildGuardian`` if the test process ends first
+/// (even by SIGKILL), so no run leaves a server behind.
 public final class BackgroundProcess {
-    private let process = Process()
+    private let child: RunningChild
     private let errorPath: String
     private let outputPath: String
+    /// Set once reaped: its pid is then no longer its own, to signal or to take off the guardian's list.
+    private var reaped: ChildProcess.Outcome?
+
+    /// No server of a test runs longer than this: the watchdog then kills it.
+    static let longestRun: Duration = .seconds(1_800)
 
     /// Starts `executable` with a clean environment plus `environment` (as ``CommandRunner`` does).
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], currentDirectory: String) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": currentDirectory]
+        var base = CommandRunner.inheritedEnvironment
+        base["HOME"] = currentDirectory
         base.merge(environment) { _, new in new }
-        process.environment = base
-        process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory)
         let name = "background-\(UUID().uuidString)"
         errorPath = currentDirectory + "/\(name).stderr"
         outputPath = currentDirectory + "/\(name).stdout"
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        child = try ChildProcess(executable, arguments, environment: base.map { "\($0.key)=\($0.value)" }, currentDirectory: currentDirectory,
+                                 standardOutput: .file(outputPath), standardError: .file(errorPath))
+            .start(timeout: Self.longestRun)
+        ChildGuardian.watch(child.pid)
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if isRunning { kill(child.pid, SIGKILL) }
+        reap()
     }
 
     /// The process id.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { child.pid }
+
+    /// Whether it still runs.
+    public var isRunning: Bool { reaped == nil && !child.hasExited }
 
     /// Everything written to stderr so far.
     public var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
@@ -56,7 +59,7 @@ public final class BackgroundProcess {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if done(outputLines) { return true }
-            guard process.isRunning else { return done(outputLines) }
+            guard isRunning else { return done(outputLines) }
             usleep(10_000)
         }
         return false
@@ -70,32 +73,44 @@ public final class BackgroundProcess {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let line = errorLines.first(where: { $0.contains(text) }) { return line }
-            guard process.isRunning else { return errorLines.first { $0.contains(text) } }
+            guard isRunning else { return errorLines.first { $0.contains(text) } }
             usleep(10_000)
         }
         return nil
     }
 
-    /// Sends `signal`.
-    public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    /// Sends `signal` (while it runs: once reaped, its pid may be another process's).
+    public func send(_ signal: Int32) {
+        if isRunning { kill(child.pid, signal) }
+    }
 
     /// Sends `signal` and waits at most `seconds`; the exit status (128 + a signal), or `nil` if it did not end (it is then killed).
     @discardableResult
     public func terminate(signal: Int32 = SIGTERM, within seconds: Double = 10) -> Int32? {
-        if process.isRunning { kill(process.processIdentifier, signal) }
+        send(signal)
         return waitForExit(within: seconds)
     }
 
     /// Waits at most `seconds` for the process to end; its status, or `nil` (it is then killed).
     public func waitForExit(within seconds: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        guard !process.isRunning else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        while isRunning, Date() < deadline { usleep(10_000) }
+        guard !isRunning else {
+            kill(child.pid, SIGKILL)
+            reap()
             return nil
         }
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return reap().shellStatus
+    }
+
+    /// Takes it off the guardian's list and reaps it (at once when it has exited or was killed), once.
+    @discardableResult
+    private func reap() -> ChildProcess.Outcome {
+        if let reaped { return reaped }
+        // Off the list first: an unreaped pid is still this child's, a reaped one may soon be another's.
+        ChildGuardian.forget(child.pid)
+        let outcome = child.wait()
+        reaped = outcome
+        return outcome
     }
 }

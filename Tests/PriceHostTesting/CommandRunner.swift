@@ -53,19 +53,30 @@ public enum CommandRunner {
     ///   or the runner's error when it could not start.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
                            currentDirectory: String? = nil, timeout: Double = 60, ownProcessGroup: Bool = false) throws -> CommandResult {
-        var base = ["PATH": Self.variable("PATH") ?? "/usr/bin:/bin"]
-        // A sanitizer run configures the children the same way.
-        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"] {
-            base[name] = Self.variable(name)
-        }
+        var base = inheritedEnvironment
         base["HOME"] = currentDirectory ?? "/tmp"
         let entries = base.merging(environment) { _, new in new }.map { "\($0.key)=\($0.value)" }
         let child = ChildProcess(executable, arguments, environment: entries, currentDirectory: currentDirectory, ownProcessGroup: ownProcessGroup)
-        let outcome = try child.run(timeout: .milliseconds(Int(timeout * 1000)))
+        let running = try child.start(timeout: .milliseconds(Int(timeout * 1000)))
+        // Killed with its group, if it has one, should the test process end first.
+        ChildGuardian.watch(running.pid, group: ownProcessGroup)
+        let outcome = running.wait()
+        ChildGuardian.forget(running.pid, group: ownProcessGroup)
         if outcome.ending == .timedOut {
             throw CommandTimeout(command: child.description, seconds: timeout)
         }
         return CommandResult(status: outcome.shellStatus, standardOutput: outcome.standardOutput, standardError: outcome.standardError)
+    }
+
+    /// What every child of a test inherits from the test process: PATH; a sanitizer's options,
+    /// so a sanitizer run configures the children the same way; and the descriptor checker's
+    /// preload and settings (scripts/fdcheck/run), so the `pricehost` a test starts is checked too.
+    public static var inheritedEnvironment: [String: String] {
+        var inherited = ["PATH": variable("PATH") ?? "/usr/bin:/bin"]
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "LD_PRELOAD", "FDCHECK_LOG", "FDCHECK_PROGRAMS"] {
+            inherited[name] = variable(name)
+        }
+        return inherited
     }
 
     /// `name` as found on PATH (an executable file), or nil when it is not installed.

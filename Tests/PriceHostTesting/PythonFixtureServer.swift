@@ -1,6 +1,7 @@
 import ChildProcesses
 import Foundation
 import Glibc
+import Synchronization
 
 /// A Python script serving on 127.0.0.1 for a test: Python's `websockets` (a real
 /// server, not ours) or a raw socket. The script prints `PORT <n>` and what the tests
@@ -35,6 +36,7 @@ public final class PythonFixtureServer: Sendable {
     private let script: String
     private let child: RunningChild
     private let directory: TemporaryDirectory
+    private let stopped = Atomic<Bool>(false)
     private var logPath: String { directory.file("server.stderr") }
 
     /// Starts `script` with `arguments` and waits, off the cooperative pool, until it listens.
@@ -48,6 +50,7 @@ public final class PythonFixtureServer: Sendable {
         child = try ChildProcess("/usr/bin/env", ["python3", script] + arguments, standardOutput: .discard,
                                  standardError: .file(directory.file("server.stderr")), ownProcessGroup: true)
             .start(timeout: .seconds(120))
+        ChildGuardian.watch(child.pid, group: true)
         var found: Int?
         // Bounded: 15 s in steps of 10 ms.
         for _ in 0..<1_500 {
@@ -60,6 +63,7 @@ public final class PythonFixtureServer: Sendable {
         guard let found else {
             let log = Self.lines(in: directory.file("server.stderr")).joined(separator: "\n")
             kill(-child.pid, SIGKILL)
+            ChildGuardian.forget(child.pid, group: true)
             _ = child.wait()
             directory.remove()
             throw FixtureError("\(script) \(arguments) did not print its port within 15 s:\n\(log)")
@@ -92,7 +96,10 @@ public final class PythonFixtureServer: Sendable {
 
     /// Kills the server and what it started, reaps it, and removes its files.
     public func stop() {
+        // Once: after the reaping, the group's number may be another's.
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         kill(-child.pid, SIGKILL)
+        ChildGuardian.forget(child.pid, group: true)
         _ = child.wait()
         directory.remove()
     }
