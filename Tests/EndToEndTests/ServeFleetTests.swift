@@ -64,7 +64,10 @@ struct ServeFleetTests {
             let metrics = try server.get("/metrics").body
             #expect(metrics.contains("\npricehost_redis_up 0\n"), "\(metrics)")
             #expect(ServeFleet.sample(metrics, "pricehost_redis_errors_total") >= 1)
-            let warnings = server.process.errorLines.filter { $0.contains("shared: redis at 127.0.0.1:\(redis.port) is unavailable") }
+            // The state changes before the line is written: wait for the line, then count.
+            let unavailable = "shared: redis at 127.0.0.1:\(redis.port) is unavailable"
+            _ = server.process.waitForErrorLine(containing: unavailable, within: 10)
+            let warnings = server.process.errorLines.filter { $0.contains(unavailable) }
             #expect(warnings.count == 1, "warned \(warnings.count) times:\n\(server.process.standardError)")
         }
     }
@@ -168,12 +171,14 @@ struct ServeFleetFailureTests {
         redis.resume()
         // Backoff: 0.1 s doubling, at most 5 s; bounded at 15 s.
         var back = false
-        for _ in 0..<150 where !back {
+        for _ in 0..<150 {
             back = try server.get("/readyz").body.contains(#""status":"ready""#)
-            if !back { usleep(100_000) }
+            if back { break }
+            usleep(100_000)
         }
         #expect(back, "\((try? server.get("/readyz").body) ?? "")")
-        #expect(server.process.errorLines.contains { $0.contains("is reachable again") }, "\(server.process.standardError)")
+        // Ready is set a moment before the line is written: wait for it, not for luck.
+        #expect(server.process.waitForErrorLine(containing: "is reachable again", within: 10) != nil, "\(server.process.standardError)")
         #expect(try connection.get("/v1/prices?asset=ADA").status == 200)
         #expect(try redis.cli(["EXISTS", "pricehost:quote:coinbase:ADA-USD"]) == "1")
     }
