@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/prctl.h>
 #include "cchildprocess.h"
 
 #include <errno.h>
@@ -34,4 +35,11 @@ int cchild_has_exited(pid_t pid) {
     memset(&info, 0, sizeof info);
     if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT | WNOHANG) != 0) return -1;
     return info.si_pid == pid ? 1 : 0;
+}
+
+int cchild_die_with_parent(pid_t parent) {
+    if (parent <= 0) parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return -1;
+    // Ended before the request: reparented to init or a subreaper, and no signal will come.
+    return getppid() != parent ? 1 : 0;
 }

@@ -164,6 +164,15 @@ public struct ChildProcess: Sendable, CustomStringConvertible {
                             startNanoseconds: started, deadlineNanoseconds: deadline)
     }
 
+    /// Has the kernel kill this process (SIGKILL) when its parent ends, however it ends, so a
+    /// child never outlives the process that started it (`check`'s probes of a hung plugin).
+    /// The parent must spawn it from a thread that lives until it reaps it, as ``run(timeout:)`` does.
+    /// - Parameter parent: the parent's pid, as it passed it (it may have ended before this call); nil for the parent now.
+    /// - Returns: false when the parent has already ended.
+    public static func dieWithParent(_ parent: pid_t?) -> Bool {
+        cchild_die_with_parent(parent ?? 0) != 1
+    }
+
     /// Kills every child still running and every child started from now on: the process is being interrupted.
     public static func killAll() {
         Watchdog.shared.shutDown()

@@ -139,4 +139,32 @@ struct CheckTerminationTests {
             #expect(survivors.isEmpty, "left running in the probe's group \(group): \(survivors)")
         }
     }
+
+    @Test func checkKilledWithSIGKILLTakesItsProbeWithIt() throws {
+        // A fetch that never completes: the probe would wait out its 5 s fetch timeout, and a
+        // plugin truly hung would keep it forever. Nothing in check runs after SIGKILL: the kernel
+        // ends the probe (PR_SET_PDEATHSIG).
+        let plugin = try Sandbox.testPlugin(["VARIANT_NO_COMPLETION"], name: "libSilent.so")
+        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let check = try BackgroundProcess(BuiltProducts.pricehost, ["check", "--config", sandbox.configPath],
+                                          currentDirectory: sandbox.directory.path)
+        // Bounded: 20 s in steps of 10 ms, for the probe to start.
+        var probe: Int32?
+        for _ in 0..<2000 {
+            probe = Self.children(of: check.pid).first
+            if probe != nil { break }
+            usleep(10_000)
+        }
+        let started = try #require(probe, "no probe appeared; check's stderr: \(check.standardError)")
+        #expect(check.terminate(signal: SIGKILL, within: 10) == 128 + SIGKILL)
+        // Bounded: 3 s in steps of 10 ms; the probe's own fetch timeout alone would take 5 s.
+        var alive = true
+        for _ in 0..<300 {
+            alive = Self.processStatus(started).map { $0.state != "Z" } ?? false
+            if !alive { break }
+            usleep(10_000)
+        }
+        #expect(!alive, "the probe \(started) outlived check")
+    }
 }

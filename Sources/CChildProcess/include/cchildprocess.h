@@ -25,4 +25,12 @@ int cchild_wait_exited(pid_t pid);
 /// 1 when `pid` has exited (not reaped), 0 when it still runs, -1 on error.
 int cchild_has_exited(pid_t pid);
 
+/// Asks the kernel to SIGKILL this process when its parent ends (PR_SET_PDEATHSIG), even
+/// when the parent is killed with SIGKILL. "Parent" is the thread that spawned this
+/// process: the parent must spawn it from a thread that lives until it has reaped it.
+/// `parent` is the pid the parent gave (0: the parent now), so that a parent that ended
+/// before the request is seen. Returns 0, 1 when the parent has already ended (this process
+/// was reparented), or -1.
+int cchild_die_with_parent(pid_t parent);
+
 #endif

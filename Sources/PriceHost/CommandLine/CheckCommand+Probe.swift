@@ -1,5 +1,6 @@
 import ChildProcesses
 import FoundationEssentials
+import Glibc
 import PriceHostCore
 import ProviderABI
 
@@ -25,7 +26,8 @@ extension CheckCommand {
         let diagnostics = context.diagnostics
         // `check --plugin` without `--config` hands the plugin `{}`: its probe gets no config either.
         let hasConfigFile = plugins.configPath != nil || (pluginPath == nil && FileManager.default.fileExists(atPath: config.path))
-        var arguments = ["__probe"] + (hasConfigFile ? ["--config", config.path] : []) + ["--plugin", candidate.path] + extraArguments
+        var arguments = ["__probe"] + (hasConfigFile ? ["--config", config.path] : []) + ["--plugin", candidate.path]
+            + ["--parent", String(getpid())] + extraArguments
         if plugins.allowInsecurePlugins { arguments.append("--allow-insecure-plugins") }
         // Loading, the probe's idle limit, and the slowest HTTP any provider's policy allows
         // (the fetches run at once), with room to spare.

@@ -1,3 +1,4 @@
+import ChildProcesses
 import FoundationEssentials
 import Glibc
 import PriceHostCore
@@ -16,6 +17,8 @@ struct ProbeCommand: LoadsPlugins {
     var badSettings = false
     /// `--load-only`: load the plugin and say what it is, without fetching.
     var loadOnly = false
+    /// `--parent PID`: check's pid; the probe ends with it.
+    var parent: pid_t?
 
     /// How long the probe waits for each fetch's completion while the plugin
     /// has no HTTP request in flight with the host.
@@ -35,6 +38,8 @@ struct ProbeCommand: LoadsPlugins {
         guard let config = context.loadConfig(for: self, pluginPath: pluginPath) else { return .configOrPlugin }
         // The probe's own process group, so check can kill whatever a plugin leaves running.
         setpgid(0, 0)
+        // And it ends with check, even when check is killed with SIGKILL: a hung plugin is not left running.
+        guard ChildProcess.dieWithParent(parent) else { return .success }
         let host = context.makeHost(config: config, plugins: plugins, computeHashes: true) { options in
             options.fetchTimeout = { _ in Self.fetchTimeout }
             if badSettings { options.settingsOverride = Self.badSettings }

@@ -11,7 +11,7 @@ struct CommandDeclarationTests {
         "serve": ["--config", "--listen", "--allow-insecure-plugins"],
         "providers": ["--config", "--format", "--allow-insecure-plugins"],
         "check": ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
-        "__probe": ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only"],
+        "__probe": ["--config", "--plugin", "--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only", "--parent"],
         "new-plugin": ["--language", "--dir"],
         "completions": [],
         "__complete": ["--config"],
@@ -68,10 +68,12 @@ struct CommandDeclarationTests {
         }
         let probe = try InvocationTests.parse(["__probe", "--plugin", "p.so", "--load-only"], as: ProbeCommand.self)
         #expect(probe?.loadOnly == true && probe?.pluginPath == "p.so")
+        #expect(try InvocationTests.parse(["__probe", "--plugin", "p.so", "--parent", "42"], as: ProbeCommand.self)?.parent == 42)
     }
 
     @Test(arguments: [
         (["__probe"], "__probe needs --plugin PATH"),
+        (["__probe", "--plugin", "p.so", "--parent", "x"], "--parent needs a process id, not 'x'"),
         (["new-plugin"], "new-plugin needs a NAME: pricehost new-plugin NAME --language c|swift"),
         (["new-plugin", "My-Market", "--language", "c"], "new-plugin: 'My-Market' is not a plugin name: 1 to 32 lower-case letters, digits or single '-' between them, starting with a letter"),
         (["new-plugin", "market", "--dir", "d"], "new-plugin needs --language c or --language swift"),
