@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// Several `serve` instances sharing one Redis (`shared.redis`): one cache, one fetch
 /// per pair for the fleet, one request budget; and each instance alone when Redis is
 /// gone or holds nonsense. Skips, saying why, when redis-server is not installed.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .offThePool, .timeLimit(.minutes(3)))
 struct ServeFleetTests {
     @Test func twoInstancesAskedByTwoHundredClientsAtOnceMakeOneUpstreamRequest() throws {
         // Slow enough that every request arrives while the first fetch is in flight.
@@ -135,7 +136,7 @@ struct ServeFleetTests {
 }
 
 /// The fleet when things go wrong: a lock holder that died, a Redis that hangs, a wrong password.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .offThePool, .timeLimit(.minutes(3)))
 struct ServeFleetFailureTests {
     @Test func whenTheLockHolderDiedAnotherInstanceFetchesOnceTheLockExpires() throws {
         guard let fleet = try ServeFleet.start() else { return }
