@@ -108,16 +108,27 @@ struct CheckTerminationTests {
         }
     }
 
+    /// `pricehost check` started on the test plugin built with `variants`, left running.
+    static func startCheck(of variants: [String], name: String) throws -> (BackgroundProcess, Sandbox) {
+        let plugin = try Sandbox.testPlugin(variants, name: name)
+        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+        do {
+            let check = try BackgroundProcess(BuiltProducts.pricehost, ["check", "--config", sandbox.configPath],
+                                              currentDirectory: sandbox.directory.path)
+            return (check, sandbox)
+        } catch {
+            sandbox.remove()
+            throw error
+        }
+    }
+
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func checkKilledMidProbeLeavesNoProcessBehind(signal: Int32) async throws {
         try await offThePool {
             // A plugin that starts a process of its own at load, then never completes its fetch:
             // the probe runs for its whole 5 s fetch timeout.
-            let plugin = try Sandbox.testPlugin(["VARIANT_FORK", "VARIANT_NO_COMPLETION"], name: "libForkSilent.so")
-            let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+            let (check, sandbox) = try Self.startCheck(of: ["VARIANT_FORK", "VARIANT_NO_COMPLETION"], name: "libForkSilent.so")
             defer { sandbox.remove() }
-            let check = try BackgroundProcess(BuiltProducts.pricehost, ["check", "--config", sandbox.configPath],
-                                              currentDirectory: sandbox.directory.path)
             // Wait (at most 20 s) for the probe, and for the process its plugin started in the probe's group.
             var probe: Int32?
             for _ in 0..<2000 {
@@ -144,11 +155,8 @@ struct CheckTerminationTests {
         // A fetch that never completes: the probe would wait out its 5 s fetch timeout, and a
         // plugin truly hung would keep it forever. Nothing in check runs after SIGKILL: the kernel
         // ends the probe (PR_SET_PDEATHSIG).
-        let plugin = try Sandbox.testPlugin(["VARIANT_NO_COMPLETION"], name: "libSilent.so")
-        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+        let (check, sandbox) = try Self.startCheck(of: ["VARIANT_NO_COMPLETION"], name: "libSilent.so")
         defer { sandbox.remove() }
-        let check = try BackgroundProcess(BuiltProducts.pricehost, ["check", "--config", sandbox.configPath],
-                                          currentDirectory: sandbox.directory.path)
         // Bounded: 20 s in steps of 10 ms, for the probe to start.
         var probe: Int32?
         for _ in 0..<2000 {
