@@ -24,8 +24,10 @@ public final class RunningChild: Sendable {
     }
 
     /// True once the child has exited (it stays unreaped until ``wait()``), without blocking.
+    /// Also true when the pid is no longer this process's child (someone else reaped it):
+    /// then it must not be signalled.
     public var hasExited: Bool {
-        outcome.withLock { $0 != nil } || cchild_has_exited(pid) == 1
+        outcome.withLock { $0 != nil } || cchild_has_exited(pid) != 0
     }
 
     /// Blocks until the child has exited (at the latest when the watchdog kills it at
