@@ -1,6 +1,7 @@
 import CChildProcess
 import ConcurrencyHelpers
 import Glibc
+import Synchronization
 
 /// A child that has been started; ``wait()`` reads what it writes and reaps it.
 public final class RunningChild: Sendable {
@@ -10,6 +11,8 @@ public final class RunningChild: Sendable {
     private let startNanoseconds: UInt64
     private let deadlineNanoseconds: UInt64
     private let outcome = Lock<ChildProcess.Outcome?>(nil)
+    /// Set once the child is known to have exited, before it is reaped (its pid may then be reused).
+    private let exited = Atomic<Bool>(false)
 
     /// How long reading goes on past the deadline, once the watchdog has killed the child and its group.
     private static let graceNanoseconds: UInt64 = 2_000_000_000
@@ -27,7 +30,7 @@ public final class RunningChild: Sendable {
     /// Also true when the pid is no longer this process's child (someone else reaped it):
     /// then it must not be signalled.
     public var hasExited: Bool {
-        outcome.withLock { $0 != nil } || cchild_has_exited(pid) != 0
+        exited.load(ordering: .acquiring) || cchild_has_exited(pid) != 0
     }
 
     /// Blocks until the child has exited (at the latest when the watchdog kills it at
@@ -49,6 +52,7 @@ public final class RunningChild: Sendable {
             || (captures.contains { $0 != nil } && ChildProcess.monotonicNanoseconds() >= deadlineNanoseconds)
         // Wait without reaping: the pid stays this child's until the watchdog has let it go.
         _ = cchild_wait_exited(pid)
+        exited.store(true, ordering: .releasing)
         let end = ChildProcess.monotonicNanoseconds()
         // Anything the child started and left behind goes with it.
         if ownProcessGroup { kill(-pid, SIGKILL) }
