@@ -78,6 +78,8 @@ extension ContractListTests {
             "--filter", "--sanitize", "--scratch-path", "--skip-build", "--build-tests",  // swift build / swift test
             "--port", "--bind", "--save", "--appendonly",  // redis-server, in fleet.md
             "--prefix", "--uninstall", "--build-dir",       // scripts/install.sh, in install.md
+            "--readnever",               // gdb, in testing.md (the CI watchdog's stacks)
+            "--parent",                  // the hidden __probe's, in ARCHITECTURE.md (check's pid, for PR_SET_PDEATHSIG)
         ]
 
         static let visibleCommands = Invocation.commands.filter { !$0.configuration.isHidden }
