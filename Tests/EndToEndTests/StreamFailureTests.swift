@@ -59,10 +59,11 @@ struct StreamFailureTests {
                                                       : .init(status: 404, body: "{}")
         }
         defer { rest.stop() }
-        // The first connection goes silent; the second (after the stale one is closed) speaks again, later.
+        // The first connection goes silent; the second (after the stale one is closed) speaks again, later, but
+        // within staleAfterSeconds of opening (a connection that brings no price in that time is closed too).
         let outcome = try await Self.scenario([
             [.waitMessage, .send(CoinbaseFeed.subscriptions), Self.tick("64000.10", 1, 0), .hold],
-            [.waitMessage, .sleep(1.5), Self.tick("64005.00", 2, 600), .hold],
+            [.waitMessage, .send(CoinbaseFeed.subscriptions), .sleep(0.4), Self.tick("64005.00", 2, 600), .hold],
         ], settings: #", "staleAfterSeconds": 1, "fallbackIntervalSeconds": 0.3"#, restURL: rest.baseURL) { amounts in
             amounts.contains("64005")
         }
