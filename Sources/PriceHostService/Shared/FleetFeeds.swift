@@ -24,17 +24,17 @@ package final class FleetFeeds: QuoteFeeds {
     /// How often the lease is renewed or tried, and the pairs looked at.
     static let tick: Duration = .milliseconds(500)
 
-    private let local: any QuoteFeeds
-    private let client: RedisClient
-    private let database: Int
-    private let diagnostics: Diagnostics
-    private let staleAfter: @Sendable (String) -> Duration
+    let local: any QuoteFeeds
+    let client: RedisClient
+    let database: Int
+    let diagnostics: Diagnostics
+    let staleAfter: @Sendable (String) -> Duration
     /// This instance's token in the leases.
-    private let token: String
-    private let subscriber: RedisSubscriber
-    private let epoch = Lock<UInt64?>(nil)
+    let token: String
+    let subscriber: RedisSubscriber
+    let epoch = Lock<UInt64?>(nil)
 
-    private struct Feed {
+    struct Feed {
         var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
         var last: [QuoteRequest: StreamUpdate] = [:]
         /// The last fleet sequence delivered per pair: nothing older or repeated is delivered.
@@ -49,13 +49,13 @@ package final class FleetFeeds: QuoteFeeds {
         var counters = FleetCounters()
     }
 
-    private struct State {
+    struct State {
         var feeds: [String: Feed] = [:]
         var nextListener = 0
         var stopped = false
     }
 
-    private let state = Lock(State())
+    let state = Lock(State())
 
     /// - Parameters:
     ///   - local: this instance's own feeds: the upstream connections.
@@ -201,7 +201,7 @@ package final class FleetFeeds: QuoteFeeds {
     }
 
     /// Redis is down: this instance streams its own pairs from its own connection, and says so once.
-    private func streamAlone(_ provider: String) async {
+    func streamAlone(_ provider: String) async {
         let becameAlone = state.withLock { state -> Bool in
             guard state.feeds[provider]?.alone == false else { return false }
             state.feeds[provider]?.alone = true
@@ -249,97 +249,7 @@ package final class FleetFeeds: QuoteFeeds {
         }
     }
 
-    // MARK: - Relaying and receiving
-
-    /// The holder's side: numbers, keeps and publishes one update through Redis.
-    private func relay(_ update: StreamUpdate, provider: String) async {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
-        _ = try? await client.perform(.script(.relay, keys: [FleetFeedCodec.leaseKey(provider: provider), FleetFeedCodec.counterKey,
-                                                             FleetFeedCodec.eventsKey(provider: provider, pair: pair)],
-                                              arguments: [token, FleetFeedCodec.payload(update, publishedMilliseconds: now),
-                                                          FleetFeedCodec.channel(database: database, provider: provider),
-                                                          String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)]))
-    }
-
-    /// Every instance's side: an event on a provider's channel, delivered to that pair's listeners.
-    private func arrived(channel: String, payload: [UInt8]) {
-        let prefix = FleetFeedCodec.channel(database: database, provider: "")
-        guard channel.hasPrefix(prefix) else { return }
-        let provider = String(channel.dropFirst(prefix.count))
-        guard let event = FleetFeedCodec.decode(payload, provider: provider, epoch: fleetEpoch) else { return }
-        let lag = Double(Int64((Date().timeIntervalSince1970 * 1000).rounded()) - event.published) / 1000
-        state.withLock { $0.feeds[provider]?.counters.recordRelay(lagSeconds: lag) }
-        deliver(event.update, provider: provider, sequence: event.sequence)
-    }
-
-    /// Hands an update to its pair's listeners, in order; with a fleet sequence, never one already delivered.
-    private func deliver(_ update: StreamUpdate, provider: String, sequence: UInt64? = nil) {
-        let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
-        state.withLock { state in
-            guard var feed = state.feeds[provider] else { return }
-            if let sequence {
-                if let last = feed.delivered[pair], sequence <= last { return }
-                feed.delivered[pair] = sequence
-            }
-            feed.last[pair] = update
-            state.feeds[provider] = feed
-            for handler in feed.listeners[pair]?.values ?? [:].values { handler(update) }
-        }
-    }
-
-    package func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]? {
-        guard let replies = try? await client.perform(.command(["LRANGE", FleetFeedCodec.eventsKey(provider: provider, pair: pair), "0", "-1"])),
-              case .array(let entries?) = replies else { return [] }
-        let oldest = Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(FleetFeedCodec.retention.components.seconds * 1000)
-        let epoch = fleetEpoch
-        return entries.compactMap { entry -> StreamUpdate? in
-            guard case .bulk(let bytes?) = entry, let event = FleetFeedCodec.decode(bytes, provider: provider, epoch: epoch),
-                  event.sequence > sequence, event.published >= oldest else { return nil }
-            return event.update
-        }
-    }
-
-    /// The fleet's epoch, from the replies to `SET NX` and `GET` of its key: set by the first instance,
-    /// read by every other, and made anew if Redis lost it (a restart without persistence restarts the
-    /// counter too, so a new epoch keeps ids from repeating). A new epoch forgets what was delivered.
-    private func learnEpoch(from reply: RESPValue) {
-        guard let text = reply.text, let value = UInt64(text) else { return }
-        let changed = epoch.withLock { epoch in
-            defer { epoch = value }
-            return epoch != nil && epoch != value
-        }
-        if changed {
-            state.withLock { state in
-                for provider in state.feeds.keys { state.feeds[provider]?.delivered = [:] }
-            }
-        }
-    }
-
-    // MARK: - Metrics
-
-    package func metricsText() -> String {
-        let feeds = state.withLock { $0.feeds }.sorted { $0.key < $1.key }
-        var writer = PrometheusWriter()
-        if !feeds.isEmpty {
-            writer.family("pricehost_stream_fleet_holder", "gauge", "Whether this instance holds the provider's upstream feed for the fleet (1) or not (0).")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_holder", [("provider", provider)], feed.holding ? "1" : "0") }
-            writer.family("pricehost_stream_fleet_alone", "gauge", "Whether this instance streams the provider on its own because Redis is down (1) or not (0).")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_alone", [("provider", provider)], feed.alone ? "1" : "0") }
-            writer.family("pricehost_stream_fleet_handovers_total", "counter", "Times this instance took the provider's feed lease.")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_handovers_total", [("provider", provider)], String(feed.counters.handovers)) }
-            writer.family("pricehost_stream_fleet_relayed_total", "counter", "Feed updates this instance received through Redis.")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_relayed_total", [("provider", provider)], String(feed.counters.relayed)) }
-            writer.family("pricehost_stream_fleet_lag_seconds", "histogram", "From the holder publishing an update to this instance receiving it.")
-            for (provider, feed) in feeds {
-                writer.histogram("pricehost_stream_fleet_lag_seconds", [("provider", provider)], bounds: FleetCounters.lagBuckets,
-                                 counts: feed.counters.lagCounts, sum: feed.counters.lagSum, count: feed.counters.relayed)
-            }
-        }
-        return local.metricsText() + writer.text
-    }
-
-    private static func milliseconds(_ duration: Duration) -> String {
+    static func milliseconds(_ duration: Duration) -> String {
         String(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
@@ -347,21 +257,5 @@ package final class FleetFeeds: QuoteFeeds {
         var bytes = [UInt8](repeating: 0, count: 12)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
         return "\(getpid())-" + bytes.map { String($0, radix: 16) }.joined()
-    }
-}
-
-/// What a fleet feed counts on this instance.
-struct FleetCounters: Sendable {
-    static let lagBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
-    var handovers = 0
-    var relayed = 0
-    var lagCounts = [Int](repeating: 0, count: FleetCounters.lagBuckets.count)
-    var lagSum = 0.0
-
-    mutating func recordRelay(lagSeconds: Double) {
-        let lag = max(0, lagSeconds)
-        relayed += 1
-        if let index = Self.lagBuckets.firstIndex(where: { lag <= $0 }) { lagCounts[index] += 1 }
-        lagSum += lag
     }
 }
