@@ -40,18 +40,6 @@ extension FleetFeeds {
         }
     }
 
-    package func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]? {
-        guard let replies = try? await client.perform(.command(["LRANGE", FleetFeedCodec.eventsKey(provider: provider, pair: pair), "0", "-1"])),
-              case .array(let entries?) = replies else { return [] }
-        let oldest = Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(FleetFeedCodec.retention.components.seconds * 1000)
-        let epoch = fleetEpoch
-        return entries.compactMap { entry -> StreamUpdate? in
-            guard case .bulk(let bytes?) = entry, let event = FleetFeedCodec.decode(bytes, provider: provider, epoch: epoch),
-                  event.sequence > sequence, event.published >= oldest else { return nil }
-            return event.update
-        }
-    }
-
     /// The fleet's epoch, from the replies to `SET NX` and `GET` of its key: set by the first instance,
     /// read by every other, and made anew if Redis lost it (a restart without persistence restarts the
     /// counter too, so a new epoch keeps ids from repeating). A new epoch forgets what was delivered.

@@ -33,6 +33,11 @@ package final class FleetFeeds: QuoteFeeds {
     let token: String
     let subscriber: RedisSubscriber
     let epoch = Lock<UInt64?>(nil)
+    let metrics: SharedMetrics
+    /// Keys of kept events that held bad entries: each is logged once.
+    let badKeys = KeyReports()
+    /// Keys that made Redis refuse a relay or lease call: each is logged once a minute.
+    let faultyKeys = KeyReports(every: .seconds(60))
 
     struct Feed {
         var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
@@ -63,6 +68,7 @@ package final class FleetFeeds: QuoteFeeds {
     package init(local: any QuoteFeeds, fleet: SharedFleet, diagnostics: Diagnostics, staleAfter: @escaping @Sendable (String) -> Duration) {
         self.local = local
         client = fleet.client
+        metrics = fleet.metrics
         database = fleet.settings.redis.database
         self.diagnostics = diagnostics
         self.staleAfter = staleAfter

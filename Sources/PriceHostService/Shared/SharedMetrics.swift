@@ -26,8 +26,8 @@ package final class SharedMetrics: RedisObserver {
     func miss(provider: String) { state.withLock { $0.misses[provider, default: 0] += 1 } }
     /// Another instance was fetching it, and this one waited.
     func wait(provider: String) { state.withLock { $0.waits[provider, default: 0] += 1 } }
-    /// A value in Redis was not a quote, and was ignored.
-    func badValue(provider: String) { state.withLock { $0.badValues[provider, default: 0] += 1 } }
+    /// A value in Redis was not a quote (or `count` kept events were not the fleet's), and was ignored.
+    func badValue(provider: String, count: Int = 1) { state.withLock { $0.badValues[provider, default: 0] += count } }
 
     func redisFailed() { state.withLock { $0.errors += 1 } }
 
