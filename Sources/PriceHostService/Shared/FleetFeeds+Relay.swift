@@ -3,15 +3,28 @@ import PriceHostCore
 import ProviderABI
 
 extension FleetFeeds {
-    /// The holder's side: numbers, keeps and publishes one update through Redis.
+    /// The holder's side: numbers, keeps and publishes one update through Redis. When Redis refuses
+    /// (a key of the wrong type), the keys are repaired and the update relayed again; when they cannot
+    /// be, this instance's clients get it directly and the instance streams alone (FleetFeeds+Repair).
     func relay(_ update: StreamUpdate, provider: String) async {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
-        _ = try? await client.perform(.script(.relay, keys: [FleetFeedCodec.leaseKey(provider: provider), FleetFeedCodec.counterKey,
-                                                             FleetFeedCodec.eventsKey(provider: provider, pair: pair)],
-                                              arguments: [token, FleetFeedCodec.payload(update, publishedMilliseconds: now),
-                                                          FleetFeedCodec.channel(database: database, provider: provider),
-                                                          String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)]))
+        let keys = [FleetFeedCodec.leaseKey(provider: provider), FleetFeedCodec.counterKey, FleetFeedCodec.eventsKey(provider: provider, pair: pair)]
+        for attempt in 1...2 {
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+            let reply = try? await client.perform(.script(.relay, keys: keys,
+                                                          arguments: [token, FleetFeedCodec.payload(update, publishedMilliseconds: now),
+                                                                      FleetFeedCodec.channel(database: database, provider: provider),
+                                                                      String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)]))
+            guard case .error(let message)? = reply else { return }
+            let what = "relaying \(provider)'s \(pair.pair)"
+            let repaired = await repair(provider, refused: what, message: message, keys: [(keys[2], .list), (keys[0], .string), (keys[1], .counter)])
+            if attempt == 2 {
+                if !repaired { streamAlone(provider, refused: what, message: message, key: keys[2]) }
+                break
+            }
+        }
+        // Not relayed: this instance's own clients get it at least.
+        deliver(update, provider: provider)
     }
 
     /// Every instance's side: an event on a provider's channel, delivered to that pair's listeners.

@@ -48,6 +48,10 @@ package final class FleetFeeds: QuoteFeeds {
         var upstream: [QuoteRequest: FeedSubscription] = [:]
         var holding = false
         var alone = false
+        /// Until when this instance streams alone because Redis refused the feed's keys and they could not be repaired.
+        var refusedUntil: ContinuousClock.Instant?
+        /// Whether the last lease call was refused with nothing to repair.
+        var leaseRefused = false
         var staleSince: ContinuousClock.Instant?
         var loop: Task<Void, Never>?
         var relay: AsyncStream<StreamUpdate>.Continuation?
@@ -140,14 +144,24 @@ package final class FleetFeeds: QuoteFeeds {
     /// One tick: alone while Redis is down; otherwise the lease, and while holding it, the fleet's pairs.
     private func step(_ provider: String) async {
         if case .down = client.health {
-            await streamAlone(provider)
+            await streamAlone(provider, saying: "shared: redis is unavailable; streaming \(provider) from this instance's own connection until it returns")
             // A call lets the client try Redis again once its backoff allows: that is how it learns Redis is back.
             _ = try? await client.perform(.command(["PING"]))
             return
         }
+        if isRefused(provider) {
+            // Said when Redis refused (FleetFeeds+Repair).
+            await streamAlone(provider, saying: nil)
+            return
+        }
         if state.withLock({ $0.feeds[provider]?.alone == true }) {
             guard case .up = client.health else { return }
-            diagnostics.warning("shared: redis is back; \(provider)'s feed is shared by the fleet again (one connection for all instances)")
+            let refused = state.withLock { state in
+                defer { state.feeds[provider]?.refusedUntil = nil }
+                return state.feeds[provider]?.refusedUntil != nil
+            }
+            diagnostics.warning(refused ? "shared: trying redis again for \(provider)'s feed (one connection for all instances)"
+                                        : "shared: redis is back; \(provider)'s feed is shared by the fleet again (one connection for all instances)")
             await dropUpstream(provider, alone: false)
         }
         let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
@@ -157,8 +171,24 @@ package final class FleetFeeds: QuoteFeeds {
         calls += [.command(["SET", FleetFeedCodec.epochKey, now, "NX"]), .command(["GET", FleetFeedCodec.epochKey])]
         calls.append(.script(.holdLease, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token, Self.milliseconds(Self.lease)]))
         calls.append(.command(["SMEMBERS", pairsKey]))
-        guard let replies = try? await client.perform(calls), replies.count == calls.count,
-              case .integer(let lease) = replies[replies.count - 2] else { return }
+        guard let replies = try? await client.perform(calls), replies.count == calls.count else { return }
+        if !wanted.isEmpty, case .error(let message) = replies[0] {
+            _ = await repair(provider, refused: "adding to \(provider)'s pairs", message: message, keys: [(pairsKey, .set)])
+        }
+        guard case .integer(let lease) = replies[replies.count - 2] else {
+            let leaseKey = FleetFeedCodec.leaseKey(provider: provider)
+            let message = if case .error(let text) = replies[replies.count - 2] { text } else { "an answer that is not a number" }
+            let what = "\(provider)'s feed lease"
+            let repaired = await repair(provider, refused: what, message: message, keys: [(leaseKey, .string)])
+            // Twice running with nothing to repair (the first time, another instance may have repaired it): alone.
+            let again = state.withLock { state -> Bool in
+                defer { state.feeds[provider]?.leaseRefused = !repaired }
+                return state.feeds[provider]?.leaseRefused == true
+            }
+            if again, !repaired { streamAlone(provider, refused: what, message: message, key: leaseKey) }
+            return
+        }
+        state.withLock { $0.feeds[provider]?.leaseRefused = false }
         learnEpoch(from: replies[replies.count - 3])
         guard lease > 0 else {
             if state.withLock({ $0.feeds[provider]?.holding == true }) {
@@ -204,46 +234,6 @@ package final class FleetFeeds: QuoteFeeds {
         // Not straight back: the others get a tick to take it.
         try? await Task.sleep(for: Self.tick * 2)
         return true
-    }
-
-    /// Redis is down: this instance streams its own pairs from its own connection, and says so once.
-    func streamAlone(_ provider: String) async {
-        let becameAlone = state.withLock { state -> Bool in
-            guard state.feeds[provider]?.alone == false else { return false }
-            state.feeds[provider]?.alone = true
-            state.feeds[provider]?.holding = false
-            return true
-        }
-        if becameAlone {
-            diagnostics.warning("shared: redis is unavailable; streaming \(provider) from this instance's own connection until it returns")
-            await dropUpstream(provider, alone: true)
-        }
-        let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
-        subscribeUpstream(provider, pairs: wanted) { [weak self] update in self?.deliver(update, provider: provider) }
-    }
-
-    /// Subscribes the local feed to the pairs it does not have yet.
-    private func subscribeUpstream(_ provider: String, pairs: [QuoteRequest], handler: @escaping @Sendable (StreamUpdate) -> Void) {
-        let missing = state.withLock { state in pairs.filter { state.feeds[provider]?.upstream[$0] == nil } }
-        for pair in missing {
-            guard let subscription = local.subscribe(provider: provider, pair: pair, handler: handler) else { continue }
-            state.withLock { $0.feeds[provider]?.upstream[pair] = subscription }
-        }
-    }
-
-    /// Closes the local feed (losing the lease, or leaving or entering the alone mode).
-    private func dropUpstream(_ provider: String, alone: Bool) async {
-        let subscriptions = state.withLock { state -> [FeedSubscription] in
-            defer {
-                state.feeds[provider]?.upstream = [:]
-                state.feeds[provider]?.holding = false
-                state.feeds[provider]?.alone = alone
-                state.feeds[provider]?.staleSince = nil
-            }
-            return Array(state.feeds[provider]?.upstream.values ?? [:].values)
-        }
-        for subscription in subscriptions { subscription.cancel() }
-        await local.stop(provider: provider)
     }
 
     /// Lets the lease go if it is ours, and closes the local feed.

@@ -56,7 +56,7 @@ package final class SharedMetrics: RedisObserver {
                 text += "\(name){provider=\"\(PrometheusText.escaped(provider))\"} \(count)\n"
             }
         }
-        text += "# HELP pricehost_redis_errors_total Connection attempts and exchanges with Redis that failed.\n# TYPE pricehost_redis_errors_total counter\n"
+        text += "# HELP pricehost_redis_errors_total Connection attempts and exchanges with Redis that failed, and calls Redis refused (a key of the wrong type).\n# TYPE pricehost_redis_errors_total counter\n"
         text += "pricehost_redis_errors_total \(state.errors)\n"
         text += "# HELP pricehost_redis_up Whether the fleet's Redis is connected (1) or not (0).\n# TYPE pricehost_redis_up gauge\n"
         text += "pricehost_redis_up \(health == .up ? 1 : 0)\n"
