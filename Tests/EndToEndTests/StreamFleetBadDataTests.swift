@@ -15,12 +15,7 @@ struct StreamFleetBadDataTests {
     }
 
     @Test func aReplayedEntryThatIsNotThePairsNextEventIsSkippedCountedAndLoggedOnce() async throws {
-        guard await StreamVenue.available(for: "StreamFleetBadDataTests.\(#function)") else { return }
-        let venue = try await StreamFleetTests.venue()
-        defer { venue.stop() }
-        try await offThePool {
-            guard let fleet = try StreamFleetTests.fleet(instances: 1, venue: venue) else { return }
-            defer { fleet.stop() }
+        try await StreamFleetTests.withFleet("StreamFleetBadDataTests.\(#function)", instances: 1, venue: StreamFleetTests.venue) { fleet in
             let server = fleet.servers[0]
             let watcher = try StreamFleetTests.subscribe(server)
             let last = try #require(try StreamFleetTests.events(watcher, count: 3).last?.id)

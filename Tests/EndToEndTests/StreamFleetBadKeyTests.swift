@@ -53,12 +53,7 @@ struct StreamFleetBadKeyTests {
         ("pricehost:stream:sequence", "string", ["SET", "pricehost:stream:sequence", "not a number"]),
     ])
     func aKeyOfTheWrongTypeIsCountedLoggedAndRepairedWhileQuotesFlow(key: String, kind: String, corrupt: [String]) async throws {
-        guard await StreamVenue.available(for: "StreamFleetBadKeyTests.\(#function)") else { return }
-        let venue = try await Self.venue()
-        defer { venue.stop() }
-        try await offThePool {
-            guard let fleet = try StreamFleetTests.fleet(instances: 2, venue: venue) else { return }
-            defer { fleet.stop() }
+        try await StreamFleetTests.withFleet("StreamFleetBadKeyTests.\(#function)", instances: 2, venue: Self.venue) { fleet in
             let clients = try fleet.servers.map { try StreamFleetTests.subscribe($0) }
             for client in clients { _ = try StreamFleetTests.events(client, count: 3) }
             let holder = try #require(try fleet.holder())

@@ -64,6 +64,20 @@ struct StreamFleetTests {
         return Fleet(redis: redis, venue: venue, sandbox: sandbox, servers: servers)
     }
 
+    /// Runs `body` off the cooperative pool on a fleet of `instances` streaming from the venue `makeVenue`
+    /// starts, and stops them after; skips, saying why, without Python's `websockets` or redis-server.
+    static func withFleet(_ test: String, instances: Int, venue makeVenue: () async throws -> StreamVenue,
+                          _ body: @escaping @Sendable (Fleet) throws -> Void) async throws {
+        guard await StreamVenue.available(for: test) else { return }
+        let venue = try await makeVenue()
+        defer { venue.stop() }
+        try await offThePool {
+            guard let fleet = try Self.fleet(instances: instances, venue: venue) else { return }
+            defer { fleet.stop() }
+            try body(fleet)
+        }
+    }
+
     /// The sequence of an id `EPOCH-N`.
     static func number(_ id: String) -> Int {
         id.split(separator: "-").last.flatMap { Int($0) } ?? 0
