@@ -44,11 +44,12 @@ struct StreamFleetTests {
         }
     }
 
-    static func fleet(instances: Int, venue: StreamVenue) throws -> Fleet? {
+    /// - Parameter coinbase: the provider's settings besides the stream's.
+    static func fleet(instances: Int, venue: StreamVenue, coinbase: String = #""baseURL": "http://127.0.0.1:9""#) throws -> Fleet? {
         guard let redis = try ServeFleet.startRedis() else { return nil }
         let sandbox = try Sandbox(config: """
             {"plugins": ["libCoinbaseProvider.so"],
-             "providers": {"coinbase": {"baseURL": "http://127.0.0.1:9", "maxAttempts": 1, "stream": true, "streamURL": "\(venue.url())"}},
+             "providers": {"coinbase": {\(coinbase), "maxAttempts": 1, "stream": true, "streamURL": "\(venue.url())"}},
              "defaults": {"provider": "coinbase"},
              "shared": {"redis": "\(redis.url)"\(ServeFleet.patient)}}
             """)
@@ -67,12 +68,12 @@ struct StreamFleetTests {
     /// Runs `body` off the cooperative pool on a fleet of `instances` streaming from the venue `makeVenue`
     /// starts, and stops them after; skips, saying why, without Python's `websockets` or redis-server.
     static func withFleet(_ test: String, instances: Int, venue makeVenue: () async throws -> StreamVenue,
-                          _ body: @escaping @Sendable (Fleet) throws -> Void) async throws {
+                          coinbase: String = #""baseURL": "http://127.0.0.1:9""#, _ body: @escaping @Sendable (Fleet) throws -> Void) async throws {
         guard await StreamVenue.available(for: test) else { return }
         let venue = try await makeVenue()
         defer { venue.stop() }
         try await offThePool {
-            guard let fleet = try Self.fleet(instances: instances, venue: venue) else { return }
+            guard let fleet = try Self.fleet(instances: instances, venue: venue, coinbase: coinbase) else { return }
             defer { fleet.stop() }
             try body(fleet)
         }

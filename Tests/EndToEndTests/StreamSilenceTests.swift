@@ -81,4 +81,37 @@ struct StreamSilenceTests {
             #expect(errors.filter { $0.contains("closed the") && $0.contains("reconnecting in") }.count >= 4, "\(errors)")
         }
     }
+
+    /// The same rule for the fleet's holder: a holder whose venue acknowledges and stays silent is stale,
+    /// not serving the fleet, and lets the lease go to the other instance; meanwhile REST serves.
+    @Test func aFleetHolderWhoseVenueOnlyAcknowledgesLetsTheLeaseGo() async throws {
+        let silent = { try await StreamVenue.start([[.waitMessage, .send(CoinbaseFeed.subscriptions), .hold]]) }
+        let upstream = try ServeFleet.upstream()
+        defer { upstream.stop() }
+        let settings = #""baseURL": "\#(upstream.baseURL)", "staleAfterSeconds": 1, "fallbackIntervalSeconds": 0.5"#
+        try await StreamFleetTests.withFleet("StreamSilenceTests.\(#function)", instances: 2, venue: silent, coinbase: settings) { fleet in
+            let clients = try fleet.servers.map { try StreamFleetTests.subscribe($0) }
+            var first: Int?
+            var states: [Int] = []
+            // Bounded: 20 s in steps of 50 ms, until the first holder has let go and the other holds the feed.
+            for _ in 0..<400 {
+                for server in fleet.servers {
+                    states.append(ServeFleet.sample(try server.get("/metrics").body, #"pricehost_stream_state{provider="coinbase"}"#))
+                }
+                let holder = try fleet.holder()
+                if first == nil { first = holder }
+                if let first, let holder, holder != first { break }
+                usleep(50_000)
+            }
+            let letGo = try #require(first)
+            #expect(try fleet.holder() == 1 - letGo, "the holder of a silent feed kept the lease:\n\(fleet.servers[letGo].process.standardError)")
+            #expect(fleet.servers[letGo].process.errorLines.contains { $0.contains("shared: coinbase's feed stayed stale on this instance; letting another instance take it") })
+            #expect(!states.contains(1), "a feed with no price read live: \(states)")
+            // Both instances' clients got REST's quotes through the fleet meanwhile.
+            for client in clients {
+                let events = try StreamFleetTests.events(client, count: 1)
+                #expect(events.allSatisfy { $0.rest.contains(#""source":"rest""#) && $0.rest.contains(#""amount":"91234.56""#) }, "\(events)")
+            }
+        }
+    }
 }
