@@ -214,4 +214,25 @@ struct StreamFleetTests {
             }
         }
     }
+
+    /// Issue 33.2: the instance resumed on has had no /v1/stream client yet, so its feed loop has not run.
+    @Test func aClientResumingOnAnInstanceWithNoStreamClientYetGetsWhatItMissed() async throws {
+        try await Self.withFleet("StreamFleetTests.\(#function)", instances: 2, venue: Self.venue) { fleet in
+            let watcher = try Self.subscribe(fleet.servers[0])
+            var seen = try Self.events(watcher, count: 1)
+            let last = try #require(try Self.events(try Self.subscribe(fleet.servers[0]), count: 2).last?.id)
+            // Bounded: at most 50 reads.
+            for _ in 0..<50 {
+                let ids = seen.compactMap(\.id)
+                if let index = ids.firstIndex(of: last), ids.count - index > 3 { break }
+                seen += try Self.events(watcher, count: 1)
+            }
+            let ids = seen.compactMap(\.id)
+            let index = try #require(ids.firstIndex(of: last), "the watcher never showed \(last): \(ids)")
+            let missed = Array(seen[(index + 1)...])
+            let resumed = try Self.events(try Self.subscribe(fleet.servers[1], lastEventID: last), count: missed.count)
+            #expect(resumed.map(\.id) == missed.map(\.id), "missed \(missed.map(\.id)), replayed \(resumed.map(\.id))")
+            for (got, expected) in zip(resumed, missed) { #expect(got.rest == expected.rest) }
+        }
+    }
 }

@@ -52,20 +52,4 @@ extension FleetFeeds {
             for handler in feed.listeners[pair]?.values ?? [:].values { handler(update) }
         }
     }
-
-    /// The fleet's epoch, from the replies to `SET NX` and `GET` of its key: set by the first instance,
-    /// read by every other, and made anew if Redis lost it (a restart without persistence restarts the
-    /// counter too, so a new epoch keeps ids from repeating). A new epoch forgets what was delivered.
-    func learnEpoch(from reply: RESPValue) {
-        guard let text = reply.text, let value = UInt64(text) else { return }
-        let changed = epoch.withLock { epoch in
-            defer { epoch = value }
-            return epoch != nil && epoch != value
-        }
-        if changed {
-            state.withLock { state in
-                for provider in state.feeds.keys { state.feeds[provider]?.delivered = [:] }
-            }
-        }
-    }
 }

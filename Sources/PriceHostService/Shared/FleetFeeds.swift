@@ -60,6 +60,8 @@ package final class FleetFeeds: QuoteFeeds {
 
     struct State {
         var feeds: [String: Feed] = [:]
+        /// Learning the fleet's epoch at start.
+        var startup: Task<Void, Never>?
         var nextListener = 0
         var stopped = false
     }
@@ -81,6 +83,7 @@ package final class FleetFeeds: QuoteFeeds {
         subscriber = RedisSubscriber(url: fleet.settings.redis, pattern: FleetFeedCodec.channelPattern(database: database),
                                      connectTimeout: .milliseconds(fleet.settings.connectTimeoutMilliseconds))
         subscriber.start { [weak self] channel, payload in self?.arrived(channel: channel, payload: payload) }
+        learnEpochAtStart()
     }
 
     package func hasFeed(_ provider: String) -> Bool { local.hasFeed(provider) }
@@ -114,6 +117,7 @@ package final class FleetFeeds: QuoteFeeds {
     package func stop() async {
         let loops = state.withLock { state in
             state.stopped = true
+            state.startup?.cancel()
             return state.feeds.values.compactMap(\.loop)
         }
         for loop in loops { loop.cancel() }
