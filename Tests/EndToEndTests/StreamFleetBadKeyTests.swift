@@ -78,4 +78,26 @@ struct StreamFleetBadKeyTests {
             for (index, count) in errors.enumerated() where !logged[index].isEmpty { #expect(count >= 1, "instance \(index) logged but counted \(count)") }
         }
     }
+
+    /// A refusal no key explains (here Redis refuses every write, wanting a replica it does not have):
+    /// each instance streams alone, as when Redis is down, saying so once.
+    @Test func whenRedisRefusesAndNothingCanBeRepairedEachInstanceStreamsAlone() async throws {
+        try await StreamFleetTests.withFleet("StreamFleetBadKeyTests.\(#function)", instances: 2, venue: Self.venue) { fleet in
+            let clients = try fleet.servers.map { try StreamFleetTests.subscribe($0) }
+            for client in clients { _ = try StreamFleetTests.events(client, count: 3) }
+            try fleet.redis.cli(["CONFIG", "SET", "min-replicas-to-write", "1"])
+            let refused = Date()
+            for (index, client) in clients.enumerated() {
+                let received = try #require(try Self.firstReceived(after: refused, on: client), "client \(index)")
+                #expect(received.timeIntervalSince(refused) <= 2, "client \(index) waited \(received.timeIntervalSince(refused)) s")
+            }
+            for server in fleet.servers {
+                #expect(server.process.waitForErrorLine(containing: "and no key of the wrong type was found; streaming coinbase from this instance's own connection for 60 s",
+                                                        within: 5) != nil, "\(server.process.standardError)")
+                let metrics = try server.get("/metrics").body
+                #expect(ServeFleet.sample(metrics, #"pricehost_stream_fleet_alone{provider="coinbase"}"#) == 1, "\(metrics)")
+                #expect(ServeFleet.sample(metrics, "pricehost_redis_errors_total") >= 2)
+            }
+        }
+    }
 }

@@ -35,6 +35,30 @@ extension FleetFeeds {
         return !deleted.isEmpty
     }
 
+    /// One tick's replies to `SADD` of the pairs (`nil` when there were none to add) and to the lease:
+    /// a refusal is repaired; two ticks running with a refusal and nothing to repair (the first time,
+    /// another instance may have repaired it meanwhile) and this instance streams alone. Returns
+    /// whether the tick goes on.
+    func repairRefusals(_ provider: String, pairs: RESPValue?, lease: RESPValue) async -> Bool {
+        var refusal: (what: String, message: String, key: String)?
+        if case .error(let message)? = pairs {
+            let what = "adding to \(provider)'s pairs", key = FleetFeedCodec.pairsKey(provider: provider)
+            if await !repair(provider, refused: what, message: message, keys: [(key, .set)]) { refusal = (what, message, key) }
+        }
+        if case .integer = lease {} else {
+            let message = if case .error(let text) = lease { text } else { "an answer that is not a number" }
+            let what = "\(provider)'s feed lease", key = FleetFeedCodec.leaseKey(provider: provider)
+            if await !repair(provider, refused: what, message: message, keys: [(key, .string)]) { refusal = refusal ?? (what, message, key) }
+        }
+        let again = state.withLock { state -> Bool in
+            defer { state.feeds[provider]?.refused = refusal != nil }
+            return state.feeds[provider]?.refused == true
+        }
+        guard let refusal else { return true }
+        if again { streamAlone(provider, refused: refusal.what, message: refusal.message, key: refusal.key) }
+        return false
+    }
+
     /// Redis refused a call on `key` twice and nothing could be repaired: this instance streams
     /// `provider` alone for ``aloneAfterRefusal``, as when Redis is down, then tries the fleet again.
     func streamAlone(_ provider: String, refused what: String, message: String, key: String) {

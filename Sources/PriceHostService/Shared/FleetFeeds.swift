@@ -50,8 +50,8 @@ package final class FleetFeeds: QuoteFeeds {
         var alone = false
         /// Until when this instance streams alone because Redis refused the feed's keys and they could not be repaired.
         var refusedUntil: ContinuousClock.Instant?
-        /// Whether the last lease call was refused with nothing to repair.
-        var leaseRefused = false
+        /// Whether the last tick's calls were refused with nothing to repair.
+        var refused = false
         var staleSince: ContinuousClock.Instant?
         var loop: Task<Void, Never>?
         var relay: AsyncStream<StreamUpdate>.Continuation?
@@ -176,23 +176,8 @@ package final class FleetFeeds: QuoteFeeds {
         calls.append(.script(.holdLease, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token, Self.milliseconds(Self.lease)]))
         calls.append(.command(["SMEMBERS", pairsKey]))
         guard let replies = try? await client.perform(calls), replies.count == calls.count else { return }
-        if !wanted.isEmpty, case .error(let message) = replies[0] {
-            _ = await repair(provider, refused: "adding to \(provider)'s pairs", message: message, keys: [(pairsKey, .set)])
-        }
-        guard case .integer(let lease) = replies[replies.count - 2] else {
-            let leaseKey = FleetFeedCodec.leaseKey(provider: provider)
-            let message = if case .error(let text) = replies[replies.count - 2] { text } else { "an answer that is not a number" }
-            let what = "\(provider)'s feed lease"
-            let repaired = await repair(provider, refused: what, message: message, keys: [(leaseKey, .string)])
-            // Twice running with nothing to repair (the first time, another instance may have repaired it): alone.
-            let again = state.withLock { state -> Bool in
-                defer { state.feeds[provider]?.leaseRefused = !repaired }
-                return state.feeds[provider]?.leaseRefused == true
-            }
-            if again, !repaired { streamAlone(provider, refused: what, message: message, key: leaseKey) }
-            return
-        }
-        state.withLock { $0.feeds[provider]?.leaseRefused = false }
+        guard await repairRefusals(provider, pairs: wanted.isEmpty ? nil : replies[0], lease: replies[replies.count - 2]),
+              case .integer(let lease) = replies[replies.count - 2] else { return }
         learnEpoch(from: replies[replies.count - 3])
         guard lease > 0 else {
             if state.withLock({ $0.feeds[provider]?.holding == true }) {
