@@ -23,6 +23,12 @@ public final class RunningChild: Sendable {
         self.deadlineNanoseconds = deadlineNanoseconds
     }
 
+    /// Whether the child has exited (reaped by ``wait()`` or not yet); never blocks.
+    public var hasExited: Bool {
+        // 1: exited, not yet reaped; -1: no such child any more, reaped.
+        cchild_has_exited(pid) != 0
+    }
+
     /// Blocks until the child has exited (at the latest when the watchdog kills it at
     /// its deadline) and its captured output is read, then reaps it. A second call
     /// returns the same outcome.
