@@ -73,7 +73,7 @@ struct StreamFailureTests {
         // What each line says of its source, in order: stream, then REST while stale, then stream again.
         let sources = outcome.sources
         #expect(sources.first == "stream" && sources.last == "stream" && sources.dropFirst().dropLast().allSatisfy { $0 == "rest" }, "\(sources)")
-        #expect(outcome.warned("coinbase: the feed is stale: no message for 1 s; polling REST every 0.3 s until it recovers"), "\(outcome.errors)")
+        #expect(outcome.warned("coinbase: the feed is stale: no price or heartbeat for 1 s; polling REST every 0.3 s until it recovers"), "\(outcome.errors)")
         #expect(outcome.warned("coinbase: the feed recovered; REST polling stopped"), "\(outcome.errors)")
         // The stale connection was closed by the client, not left beside the fallback.
         #expect(outcome.venueLog.contains("CLOSED 1 1000"), "\(outcome.venueLog)")

@@ -50,7 +50,7 @@ extension FeedGroup {
                 break
             }
             let interval = runner.policy.stream.fallbackInterval
-            runner.diagnostics.warning("\(runner.provider): the feed is stale: no message for \(seconds) s; "
+            runner.diagnostics.warning("\(runner.provider): the feed is stale: no price or heartbeat for \(seconds) s; "
                 + "polling REST every \(Durations.seconds(interval)) s until it recovers")
             let fallback = Task(executorPreference: runner.taskExecutor) { [self] in await poll(every: interval) }
             let keep = state.withLock { state in

@@ -6,7 +6,7 @@ package enum FeedState: Sendable {
     case connecting
     /// A connection is up and has brought a price or a heartbeat (not just an acknowledgement): 1.
     case live
-    /// No message for `staleAfterSeconds`: REST polls in its place: 2.
+    /// No price or heartbeat for `staleAfterSeconds`: REST polls in its place: 2.
     case stale
 
     /// The gauge's value.
