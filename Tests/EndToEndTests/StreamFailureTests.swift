@@ -59,10 +59,11 @@ struct StreamFailureTests {
                                                       : .init(status: 404, body: "{}")
         }
         defer { rest.stop() }
-        // The first connection goes silent; the second (after the stale one is closed) speaks again, later.
+        // The first connection goes silent; the second (after the stale one is closed) speaks again, later, but
+        // within staleAfterSeconds of opening (a connection that brings no price in that time is closed too).
         let outcome = try await Self.scenario([
             [.waitMessage, .send(CoinbaseFeed.subscriptions), Self.tick("64000.10", 1, 0), .hold],
-            [.waitMessage, .sleep(1.5), Self.tick("64005.00", 2, 600), .hold],
+            [.waitMessage, .send(CoinbaseFeed.subscriptions), .sleep(0.4), Self.tick("64005.00", 2, 600), .hold],
         ], settings: #", "staleAfterSeconds": 1, "fallbackIntervalSeconds": 0.3"#, restURL: rest.baseURL) { amounts in
             amounts.contains("64005")
         }
@@ -72,7 +73,7 @@ struct StreamFailureTests {
         // What each line says of its source, in order: stream, then REST while stale, then stream again.
         let sources = outcome.sources
         #expect(sources.first == "stream" && sources.last == "stream" && sources.dropFirst().dropLast().allSatisfy { $0 == "rest" }, "\(sources)")
-        #expect(outcome.warned("coinbase: the feed is stale: no message for 1 s; polling REST every 0.3 s until it recovers"), "\(outcome.errors)")
+        #expect(outcome.warned("coinbase: the feed is stale: no price or heartbeat for 1 s; polling REST every 0.3 s until it recovers"), "\(outcome.errors)")
         #expect(outcome.warned("coinbase: the feed recovered; REST polling stopped"), "\(outcome.errors)")
         // The stale connection was closed by the client, not left beside the fallback.
         #expect(outcome.venueLog.contains("CLOSED 1 1000"), "\(outcome.venueLog)")

@@ -44,11 +44,12 @@ struct StreamFleetTests {
         }
     }
 
-    static func fleet(instances: Int, venue: StreamVenue) throws -> Fleet? {
+    /// - Parameter coinbase: the provider's settings besides the stream's.
+    static func fleet(instances: Int, venue: StreamVenue, coinbase: String = #""baseURL": "http://127.0.0.1:9""#) throws -> Fleet? {
         guard let redis = try ServeFleet.startRedis() else { return nil }
         let sandbox = try Sandbox(config: """
             {"plugins": ["libCoinbaseProvider.so"],
-             "providers": {"coinbase": {"baseURL": "http://127.0.0.1:9", "maxAttempts": 1, "stream": true, "streamURL": "\(venue.url())"}},
+             "providers": {"coinbase": {\(coinbase), "maxAttempts": 1, "stream": true, "streamURL": "\(venue.url())"}},
              "defaults": {"provider": "coinbase"},
              "shared": {"redis": "\(redis.url)"\(ServeFleet.patient)}}
             """)
@@ -62,6 +63,37 @@ struct StreamFleetTests {
             throw error
         }
         return Fleet(redis: redis, venue: venue, sandbox: sandbox, servers: servers)
+    }
+
+    /// Runs `body` off the cooperative pool on a fleet of `instances` streaming from the venue `makeVenue`
+    /// starts, and stops them after; skips, saying why, without Python's `websockets` or redis-server.
+    static func withFleet(_ test: String, instances: Int, venue makeVenue: () async throws -> StreamVenue,
+                          coinbase: String = #""baseURL": "http://127.0.0.1:9""#, _ body: @escaping @Sendable (Fleet) throws -> Void) async throws {
+        guard await StreamVenue.available(for: test) else { return }
+        let venue = try await makeVenue()
+        defer { venue.stop() }
+        try await offThePool {
+            guard let fleet = try Self.fleet(instances: instances, venue: venue, coinbase: coinbase) else { return }
+            defer { fleet.stop() }
+            try body(fleet)
+        }
+    }
+
+    /// A client of `leaving` reads two events and leaves, while a client of `watching` reads on until
+    /// three more have come after the last one the other read: that id, and the events after it.
+    static func missedEvents(leaving: ServeProcess, watching: ServeProcess) throws -> (last: String, missed: [(id: String?, rest: String)]) {
+        let watcher = try subscribe(watching)
+        var seen = try events(watcher, count: 1)
+        let last = try #require(try events(try subscribe(leaving), count: 2).last?.id)
+        // Bounded: at most 50 reads.
+        for _ in 0..<50 {
+            let ids = seen.compactMap(\.id)
+            if let index = ids.firstIndex(of: last), ids.count - index > 3 { break }
+            seen += try events(watcher, count: 1)
+        }
+        let ids = seen.compactMap(\.id)
+        let index = try #require(ids.firstIndex(of: last), "the watcher never showed \(last): \(ids)")
+        return (last, Array(seen[(index + 1)...]))
     }
 
     /// The sequence of an id `EPOCH-N`.
@@ -175,21 +207,7 @@ struct StreamFleetTests {
         try await offThePool {
             guard let fleet = try Self.fleet(instances: 2, venue: venue) else { return }
             defer { fleet.stop() }
-            let watcher = try Self.subscribe(fleet.servers[1])
-            var seen = try Self.events(watcher, count: 1)
-            let last: String = try {
-                let leaving = try Self.subscribe(fleet.servers[0])
-                return try #require(try Self.events(leaving, count: 2).last?.id)
-            }()
-            // Bounded: at most 50 reads.
-            for _ in 0..<50 {
-                let ids = seen.compactMap(\.id)
-                if let index = ids.firstIndex(of: last), ids.count - index > 3 { break }
-                seen += try Self.events(watcher, count: 1)
-            }
-            let ids = seen.compactMap(\.id)
-            let index = try #require(ids.firstIndex(of: last), "instance 2 never showed \(last): \(ids)")
-            let missed = Array(seen[(index + 1)...])
+            let (last, missed) = try Self.missedEvents(leaving: fleet.servers[0], watching: fleet.servers[1])
             #expect(missed.count >= 3)
             // Back on the instance it left, whose topic ended meanwhile: the events it missed come from the fleet's list in Redis.
             let back = try Self.subscribe(fleet.servers[0], lastEventID: last)
@@ -197,6 +215,16 @@ struct StreamFleetTests {
             for (got, expected) in zip(resumed, missed) {
                 #expect(got.id == expected.id && got.rest == expected.rest, "got \(got), expected \(expected)")
             }
+        }
+    }
+
+    /// Issue 33.2: the instance resumed on has had no /v1/stream client yet, so its feed loop has not run.
+    @Test func aClientResumingOnAnInstanceWithNoStreamClientYetGetsWhatItMissed() async throws {
+        try await Self.withFleet("StreamFleetTests.\(#function)", instances: 2, venue: Self.venue) { fleet in
+            let (last, missed) = try Self.missedEvents(leaving: fleet.servers[0], watching: fleet.servers[0])
+            let resumed = try Self.events(try Self.subscribe(fleet.servers[1], lastEventID: last), count: missed.count)
+            #expect(resumed.map(\.id) == missed.map(\.id), "missed \(missed.map(\.id)), replayed \(resumed.map(\.id))")
+            for (got, expected) in zip(resumed, missed) { #expect(got.rest == expected.rest) }
         }
     }
 }

@@ -62,7 +62,7 @@ struct ServeCommand: LoadsPlugins {
         }
         let state = ServeState(generation)
         let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) },
-                            fleetEpoch: { state.current.feeds?.fleetEpoch },
+                            fleetEpoch: { ServeRouter.fleetEpoch(state: state) },
                             fleetBacklog: { topic, after in ServeRouter.fleetBacklog(for: topic, after: after, state: state) }) { topic in
             await ServeRouter.event(for: topic, state: state)
         }

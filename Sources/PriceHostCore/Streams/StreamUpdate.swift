@@ -63,11 +63,14 @@ package protocol QuoteFeeds: Sendable {
     func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]?
     /// The fleet's epoch, once known; `nil` without a fleet.
     var fleetEpoch: UInt64? { get }
+    /// The fleet's epoch, read from the fleet now when not known yet (bounded by its timeouts); `nil` without a fleet.
+    func loadFleetEpoch() async -> UInt64?
 }
 
 extension QuoteFeeds {
     package func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]? { nil }
     package var fleetEpoch: UInt64? { nil }
+    package func loadFleetEpoch() async -> UInt64? { nil }
 }
 
 /// An active subscription to a feed; cancel it to stop its deliveries.

@@ -2,7 +2,8 @@ import PriceHostCore
 import ProviderABI
 
 extension FeedGroup {
-    /// A sign of life: the feed is fresh again, and a stale one recovers (REST stops).
+    /// A sign of life, a price or a heartbeat (never a connection or an acknowledgement): the feed is
+    /// fresh again, and a stale one recovers (REST stops).
     func noteMessage() {
         let fallback: Task<Void, Never>?? = state.withLock { state in
             state.lastMessage = .now
@@ -16,21 +17,40 @@ extension FeedGroup {
         runner.diagnostics.warning("\(runner.provider): the feed recovered; REST polling stopped")
     }
 
-    /// Watches for silence: after `staleAfterSeconds` with no message the feed is stale,
-    /// its connection is closed, and REST polls every `fallbackIntervalSeconds` until a message comes.
+    /// Watches for silence: after `staleAfterSeconds` with no price or heartbeat the feed is stale,
+    /// its connection is closed, and REST polls every `fallbackIntervalSeconds` until one comes. While
+    /// stale, each new connection that brings none within `staleAfterSeconds` is closed too (and
+    /// reconnected with backoff), however many it takes: one stale warning, one recovered warning.
     func watch() async {
         let staleAfter = runner.policy.stream.staleAfter(heartbeat: runner.stream.heartbeatInterval)
         let tick = min(staleAfter / 4, .milliseconds(250))
+        let seconds = Durations.seconds(staleAfter)
         while !Task.isCancelled {
             try? await Task.sleep(for: tick)
-            let becameStale = state.withLock { state in
-                guard !state.stale, !state.stopped, ContinuousClock.now - state.lastMessage >= staleAfter else { return false }
-                state.stale = true
-                return true
+            let silence = state.withLock { state -> Silence? in
+                guard !state.stopped else { return nil }
+                let now = ContinuousClock.now
+                if !state.stale {
+                    guard now - state.lastMessage >= staleAfter else { return nil }
+                    state.stale = true
+                    state.silentSince = nil
+                    return .feed
+                }
+                guard let since = state.silentSince, now - since >= staleAfter else { return nil }
+                state.silentSince = nil
+                return .connection
             }
-            guard becameStale else { continue }
+            switch silence {
+            case nil:
+                continue
+            case .connection:
+                continuation.yield(.stale("closed the connection: no price or heartbeat in the \(seconds) s since it opened"))
+                continue
+            case .feed:
+                break
+            }
             let interval = runner.policy.stream.fallbackInterval
-            runner.diagnostics.warning("\(runner.provider): the feed is stale: no message for \(Durations.seconds(staleAfter)) s; "
+            runner.diagnostics.warning("\(runner.provider): the feed is stale: no price or heartbeat for \(seconds) s; "
                 + "polling REST every \(Durations.seconds(interval)) s until it recovers")
             let fallback = Task(executorPreference: runner.taskExecutor) { [self] in await poll(every: interval) }
             let keep = state.withLock { state in
@@ -39,9 +59,12 @@ extension FeedGroup {
                 return true
             }
             if !keep { fallback.cancel() }
-            continuation.yield(.stale)
+            continuation.yield(.stale("closed the stale connection"))
         }
     }
+
+    /// What the watchdog found: the feed went silent, or (while stale) a new connection brought nothing.
+    private enum Silence { case feed, connection }
 
     /// REST in the feed's place: each pair every `interval`, its quotes marked `rest`.
     private func poll(every interval: Duration) async {

@@ -27,7 +27,8 @@ extension FeedGroup {
         return tasks
     }
 
-    /// Reads `link`'s messages until it ends: each is a sign of life, then the plugin says what it means.
+    /// Reads `link`'s messages until it ends. A price or a heartbeat is a sign of life, and the
+    /// first one makes the connection live; an acknowledgement, a reply or a pong is not.
     private func read(_ link: FeedLink) async {
         var sequences: [String: Int64] = [:]
         var announced = false
@@ -35,16 +36,19 @@ extension FeedGroup {
         for await event in link.connection.events {
             switch event {
             case .text(let text):
-                noteMessage()
-                if !announced {
-                    announced = true
-                    continuation.yield(.live(link))
+                let (replies, alive) = handle(text, on: link, sequences: &sequences)
+                if alive {
+                    noteMessage()
+                    if !announced {
+                        announced = true
+                        continuation.yield(.live(link))
+                    }
                 }
-                for reply in handle(text, on: link, sequences: &sequences) {
+                for reply in replies {
                     try? await link.connection.send(text: reply)
                 }
             case .binary, .pong:
-                noteMessage()
+                break
             case .closed(let code, let reason):
                 end = "the venue closed the connection (\(code.rawValue)\(reason.isEmpty ? "" : " \(reason)"))"
             case .protocolError(let error):
@@ -54,19 +58,22 @@ extension FeedGroup {
         continuation.yield(.ended(link, end))
     }
 
-    /// What the plugin reads in one message, acted on; returns the replies to send.
-    private func handle(_ text: String, on link: FeedLink, sequences: inout [String: Int64]) -> [String] {
+    /// What the plugin reads in one message, acted on; returns the replies to send, and whether
+    /// the message was a price or a heartbeat (a repeated price included: the venue is alive).
+    private func handle(_ text: String, on link: FeedLink, sequences: inout [String: Int64]) -> (replies: [String], alive: Bool) {
         runner.countMessage()
         var replies: [String] = []
         var dropQuotes = false
+        var alive = false
         for event in runner.stream.read(text, pairs: link.pairs) {
             switch event {
             case .quote(let asset, let currency, let amount, let milliseconds):
+                alive = true
                 guard !dropQuotes else { continue }
                 runner.offer(asset: asset, currency: currency, amount: amount, timestampMilliseconds: milliseconds,
                              source: .stream, pairs: link.pairs.requests)
             case .heartbeat:
-                break
+                alive = true
             case .sequence(let number, let scope):
                 if let last = sequences[scope] {
                     if number > last &+ 1 { runner.countGap(scope: scope, expected: last &+ 1, got: number) }
@@ -84,6 +91,6 @@ extension FeedGroup {
                 replies.append(reply)
             }
         }
-        return replies
+        return (replies, alive)
     }
 }

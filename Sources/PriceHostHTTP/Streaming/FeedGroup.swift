@@ -16,7 +16,10 @@ final class FeedGroup: Sendable {
 
     struct State {
         var pairs: [QuoteRequest]
+        /// The last price or heartbeat: what keeps a feed fresh (an acknowledgement does not).
         var lastMessage = ContinuousClock.now
+        /// When the active connection opened, while it has brought no price or heartbeat.
+        var silentSince: ContinuousClock.Instant?
         var stale = false
         var activeLive = false
         var fallback: Task<Void, Never>?
@@ -113,7 +116,11 @@ final class FeedGroup: Sendable {
                 if everOpened { runner.countReconnect() }
                 everOpened = true
                 linkTasks[link.id] = startTasks(for: link)
-                if handover, active != nil { pending = link } else { active = link; liveSince = nil }
+                if handover, active != nil { pending = link } else {
+                    active = link
+                    liveSince = nil
+                    state.withLock { $0.silentSince = link.openedAt }
+                }
 
             case .openFailed(let reason, let handover):
                 opening = false
@@ -130,14 +137,15 @@ final class FeedGroup: Sendable {
                 }
                 if active === link {
                     liveSince = .now
-                    state.withLock { $0.activeLive = true }
+                    state.withLock { $0.activeLive = true; $0.silentSince = nil }
                     handOverIfPairsChanged()
                 }
 
             case .ended(let link, let reason):
                 finish(link)
                 if link === active {
-                    state.withLock { $0.activeLive = false }
+                    // A pending connection has not gone live yet (it would have replaced this one).
+                    state.withLock { $0.activeLive = false; $0.silentSince = pending?.openedAt }
                     let lived = liveSince.map { ContinuousClock.now - $0 } ?? .zero
                     if lived >= .seconds(30) { failures = 0 }
                     if let next = pending {
@@ -164,9 +172,9 @@ final class FeedGroup: Sendable {
             case .pairsChanged:
                 handOverIfPairsChanged()
 
-            case .stale:
+            case .stale(let reason):
                 for link in [active, pending].compactMap({ $0 }) {
-                    closeInBackground(link, because: "closed the stale connection")
+                    closeInBackground(link, because: reason)
                 }
             }
         }

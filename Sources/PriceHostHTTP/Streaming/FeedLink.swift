@@ -35,7 +35,7 @@ enum FeedSignal: Sendable {
     case openFailed(String, handover: Bool)
     /// Time to try again.
     case retry(handover: Bool)
-    /// A connection's first message arrived.
+    /// A connection's first price or heartbeat arrived.
     case live(FeedLink)
     /// A connection ended.
     case ended(FeedLink, String)
@@ -45,8 +45,8 @@ enum FeedSignal: Sendable {
     case handover(FeedLink, String)
     /// The group's pairs changed.
     case pairsChanged
-    /// Nothing arrived for `staleAfterSeconds`.
-    case stale
+    /// No price or heartbeat for `staleAfterSeconds`: close the connections, saying why.
+    case stale(String)
     /// The group is stopping.
     case stop
 }

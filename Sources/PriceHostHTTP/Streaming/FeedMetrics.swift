@@ -2,11 +2,11 @@ import PriceHostCore
 
 /// A feed's state, as `pricehost_stream_state{provider}` shows it.
 package enum FeedState: Sendable {
-    /// Connecting, or waiting to reconnect, and not yet silent for `staleAfterSeconds`: 0.
+    /// Connecting, waiting to reconnect, or connected with no price or heartbeat yet, and not yet stale: 0.
     case connecting
-    /// A connection is up and messages flow: 1.
+    /// A connection is up and has brought a price or a heartbeat (not just an acknowledgement): 1.
     case live
-    /// No message for `staleAfterSeconds`: REST polls in its place: 2.
+    /// No price or heartbeat for `staleAfterSeconds`: REST polls in its place: 2.
     case stale
 
     /// The gauge's value.

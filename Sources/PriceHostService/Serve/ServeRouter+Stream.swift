@@ -42,6 +42,13 @@ extension ServeRouter {
         }
     }
 
+    /// The fleet's epoch (from a connection's thread, for a `Last-Event-ID`): known already, or read
+    /// from Redis now, bounded by its command timeout, on an instance whose feeds have not run yet.
+    package static func fleetEpoch(state: ServeState) -> UInt64? {
+        guard let feeds = state.current.feeds else { return nil }
+        return feeds.fleetEpoch ?? BlockingBridge.wait { await feeds.loadFleetEpoch() }
+    }
+
     /// The fleet's kept events of `topic` after `sequence`, as SSE events with their ids (from a connection's thread).
     package static func fleetBacklog(for topic: StreamHub.TopicKey, after sequence: UInt64, state: ServeState) -> [(UInt64, String)] {
         let generation = state.current

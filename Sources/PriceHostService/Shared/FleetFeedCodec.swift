@@ -27,8 +27,11 @@ enum FleetFeedCodec {
         "\(publishedMilliseconds) \(update.json)"
     }
 
-    /// An event read back: its sequence, when it was published, and the update numbered with `epoch`.
-    static func decode(_ bytes: [UInt8], provider: String, epoch: UInt64?) -> (sequence: UInt64, published: Int64, update: StreamUpdate)? {
+    /// An event read back: its sequence, when it was published, and the update numbered with `epoch`;
+    /// `nil` unless it is one of `provider`'s (and `pair`'s, when given) with a positive decimal amount
+    /// and times within the years 0001 to 9999.
+    static func decode(_ bytes: [UInt8], provider: String, pair: QuoteRequest? = nil,
+                       epoch: UInt64?) -> (sequence: UInt64, published: Int64, update: StreamUpdate)? {
         guard bytes.count <= 8192 else { return nil }
         let parts = bytes.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let sequence = UInt64(String(decoding: parts[0], as: UTF8.self)),
@@ -36,6 +39,7 @@ enum FleetFeedCodec {
               case .object(let object)? = try? JSONParser.parse(Array(parts[2])),
               case .string(let asset)? = object["asset"], case .string(let currency)? = object["currency"],
               object["provider"] == .string(provider),
+              pair.map({ object["asset"] == .string($0.asset) && object["currency"] == .string($0.currency) }) ?? true,
               case .string(let amountText)? = object["amount"], let amount = DecimalAmount.parse(amountText), amount > 0,
               case .string(let timeText)? = object["timestamp"], let timestamp = ISO8601Timestamp.parse(timeText),
               case .string(let receivedText)? = object["receivedAt"], let receivedAt = ISO8601Timestamp.parse(receivedText),

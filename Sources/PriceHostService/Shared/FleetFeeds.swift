@@ -24,17 +24,22 @@ package final class FleetFeeds: QuoteFeeds {
     /// How often the lease is renewed or tried, and the pairs looked at.
     static let tick: Duration = .milliseconds(500)
 
-    private let local: any QuoteFeeds
-    private let client: RedisClient
-    private let database: Int
-    private let diagnostics: Diagnostics
-    private let staleAfter: @Sendable (String) -> Duration
+    let local: any QuoteFeeds
+    let client: RedisClient
+    let database: Int
+    let diagnostics: Diagnostics
+    let staleAfter: @Sendable (String) -> Duration
     /// This instance's token in the leases.
-    private let token: String
-    private let subscriber: RedisSubscriber
-    private let epoch = Lock<UInt64?>(nil)
+    let token: String
+    let subscriber: RedisSubscriber
+    let epoch = Lock<UInt64?>(nil)
+    let metrics: SharedMetrics
+    /// Keys of kept events that held bad entries: each is logged once.
+    let badKeys = KeyReports()
+    /// Keys that made Redis refuse a relay or lease call: each is logged once a minute.
+    let faultyKeys = KeyReports(every: .seconds(60))
 
-    private struct Feed {
+    struct Feed {
         var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
         var last: [QuoteRequest: StreamUpdate] = [:]
         /// The last fleet sequence delivered per pair: nothing older or repeated is delivered.
@@ -43,19 +48,25 @@ package final class FleetFeeds: QuoteFeeds {
         var upstream: [QuoteRequest: FeedSubscription] = [:]
         var holding = false
         var alone = false
+        /// Until when this instance streams alone because Redis refused the feed's keys and they could not be repaired.
+        var refusedUntil: ContinuousClock.Instant?
+        /// Whether the last tick's calls were refused with nothing to repair.
+        var refused = false
         var staleSince: ContinuousClock.Instant?
         var loop: Task<Void, Never>?
         var relay: AsyncStream<StreamUpdate>.Continuation?
         var counters = FleetCounters()
     }
 
-    private struct State {
+    struct State {
         var feeds: [String: Feed] = [:]
+        /// Learning the fleet's epoch at start.
+        var startup: Task<Void, Never>?
         var nextListener = 0
         var stopped = false
     }
 
-    private let state = Lock(State())
+    let state = Lock(State())
 
     /// - Parameters:
     ///   - local: this instance's own feeds: the upstream connections.
@@ -63,6 +74,7 @@ package final class FleetFeeds: QuoteFeeds {
     package init(local: any QuoteFeeds, fleet: SharedFleet, diagnostics: Diagnostics, staleAfter: @escaping @Sendable (String) -> Duration) {
         self.local = local
         client = fleet.client
+        metrics = fleet.metrics
         database = fleet.settings.redis.database
         self.diagnostics = diagnostics
         self.staleAfter = staleAfter
@@ -71,6 +83,7 @@ package final class FleetFeeds: QuoteFeeds {
         subscriber = RedisSubscriber(url: fleet.settings.redis, pattern: FleetFeedCodec.channelPattern(database: database),
                                      connectTimeout: .milliseconds(fleet.settings.connectTimeoutMilliseconds))
         subscriber.start { [weak self] channel, payload in self?.arrived(channel: channel, payload: payload) }
+        learnEpochAtStart()
     }
 
     package func hasFeed(_ provider: String) -> Bool { local.hasFeed(provider) }
@@ -104,6 +117,7 @@ package final class FleetFeeds: QuoteFeeds {
     package func stop() async {
         let loops = state.withLock { state in
             state.stopped = true
+            state.startup?.cancel()
             return state.feeds.values.compactMap(\.loop)
         }
         for loop in loops { loop.cancel() }
@@ -134,14 +148,24 @@ package final class FleetFeeds: QuoteFeeds {
     /// One tick: alone while Redis is down; otherwise the lease, and while holding it, the fleet's pairs.
     private func step(_ provider: String) async {
         if case .down = client.health {
-            await streamAlone(provider)
+            await streamAlone(provider, saying: "shared: redis is unavailable; streaming \(provider) from this instance's own connection until it returns")
             // A call lets the client try Redis again once its backoff allows: that is how it learns Redis is back.
             _ = try? await client.perform(.command(["PING"]))
             return
         }
+        if isRefused(provider) {
+            // Said when Redis refused (FleetFeeds+Repair).
+            await streamAlone(provider, saying: nil)
+            return
+        }
         if state.withLock({ $0.feeds[provider]?.alone == true }) {
             guard case .up = client.health else { return }
-            diagnostics.warning("shared: redis is back; \(provider)'s feed is shared by the fleet again (one connection for all instances)")
+            let refused = state.withLock { state in
+                defer { state.feeds[provider]?.refusedUntil = nil }
+                return state.feeds[provider]?.refusedUntil != nil
+            }
+            diagnostics.warning(refused ? "shared: trying redis again for \(provider)'s feed (one connection for all instances)"
+                                        : "shared: redis is back; \(provider)'s feed is shared by the fleet again (one connection for all instances)")
             await dropUpstream(provider, alone: false)
         }
         let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
@@ -151,7 +175,8 @@ package final class FleetFeeds: QuoteFeeds {
         calls += [.command(["SET", FleetFeedCodec.epochKey, now, "NX"]), .command(["GET", FleetFeedCodec.epochKey])]
         calls.append(.script(.holdLease, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token, Self.milliseconds(Self.lease)]))
         calls.append(.command(["SMEMBERS", pairsKey]))
-        guard let replies = try? await client.perform(calls), replies.count == calls.count,
+        guard let replies = try? await client.perform(calls), replies.count == calls.count else { return }
+        guard await repairRefusals(provider, pairs: wanted.isEmpty ? nil : replies[0], lease: replies[replies.count - 2]),
               case .integer(let lease) = replies[replies.count - 2] else { return }
         learnEpoch(from: replies[replies.count - 3])
         guard lease > 0 else {
@@ -200,46 +225,6 @@ package final class FleetFeeds: QuoteFeeds {
         return true
     }
 
-    /// Redis is down: this instance streams its own pairs from its own connection, and says so once.
-    private func streamAlone(_ provider: String) async {
-        let becameAlone = state.withLock { state -> Bool in
-            guard state.feeds[provider]?.alone == false else { return false }
-            state.feeds[provider]?.alone = true
-            state.feeds[provider]?.holding = false
-            return true
-        }
-        if becameAlone {
-            diagnostics.warning("shared: redis is unavailable; streaming \(provider) from this instance's own connection until it returns")
-            await dropUpstream(provider, alone: true)
-        }
-        let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
-        subscribeUpstream(provider, pairs: wanted) { [weak self] update in self?.deliver(update, provider: provider) }
-    }
-
-    /// Subscribes the local feed to the pairs it does not have yet.
-    private func subscribeUpstream(_ provider: String, pairs: [QuoteRequest], handler: @escaping @Sendable (StreamUpdate) -> Void) {
-        let missing = state.withLock { state in pairs.filter { state.feeds[provider]?.upstream[$0] == nil } }
-        for pair in missing {
-            guard let subscription = local.subscribe(provider: provider, pair: pair, handler: handler) else { continue }
-            state.withLock { $0.feeds[provider]?.upstream[pair] = subscription }
-        }
-    }
-
-    /// Closes the local feed (losing the lease, or leaving or entering the alone mode).
-    private func dropUpstream(_ provider: String, alone: Bool) async {
-        let subscriptions = state.withLock { state -> [FeedSubscription] in
-            defer {
-                state.feeds[provider]?.upstream = [:]
-                state.feeds[provider]?.holding = false
-                state.feeds[provider]?.alone = alone
-                state.feeds[provider]?.staleSince = nil
-            }
-            return Array(state.feeds[provider]?.upstream.values ?? [:].values)
-        }
-        for subscription in subscriptions { subscription.cancel() }
-        await local.stop(provider: provider)
-    }
-
     /// Lets the lease go if it is ours, and closes the local feed.
     private func release(_ provider: String) async {
         let holding = state.withLock { $0.feeds[provider]?.holding == true }
@@ -249,97 +234,7 @@ package final class FleetFeeds: QuoteFeeds {
         }
     }
 
-    // MARK: - Relaying and receiving
-
-    /// The holder's side: numbers, keeps and publishes one update through Redis.
-    private func relay(_ update: StreamUpdate, provider: String) async {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
-        _ = try? await client.perform(.script(.relay, keys: [FleetFeedCodec.leaseKey(provider: provider), FleetFeedCodec.counterKey,
-                                                             FleetFeedCodec.eventsKey(provider: provider, pair: pair)],
-                                              arguments: [token, FleetFeedCodec.payload(update, publishedMilliseconds: now),
-                                                          FleetFeedCodec.channel(database: database, provider: provider),
-                                                          String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)]))
-    }
-
-    /// Every instance's side: an event on a provider's channel, delivered to that pair's listeners.
-    private func arrived(channel: String, payload: [UInt8]) {
-        let prefix = FleetFeedCodec.channel(database: database, provider: "")
-        guard channel.hasPrefix(prefix) else { return }
-        let provider = String(channel.dropFirst(prefix.count))
-        guard let event = FleetFeedCodec.decode(payload, provider: provider, epoch: fleetEpoch) else { return }
-        let lag = Double(Int64((Date().timeIntervalSince1970 * 1000).rounded()) - event.published) / 1000
-        state.withLock { $0.feeds[provider]?.counters.recordRelay(lagSeconds: lag) }
-        deliver(event.update, provider: provider, sequence: event.sequence)
-    }
-
-    /// Hands an update to its pair's listeners, in order; with a fleet sequence, never one already delivered.
-    private func deliver(_ update: StreamUpdate, provider: String, sequence: UInt64? = nil) {
-        let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
-        state.withLock { state in
-            guard var feed = state.feeds[provider] else { return }
-            if let sequence {
-                if let last = feed.delivered[pair], sequence <= last { return }
-                feed.delivered[pair] = sequence
-            }
-            feed.last[pair] = update
-            state.feeds[provider] = feed
-            for handler in feed.listeners[pair]?.values ?? [:].values { handler(update) }
-        }
-    }
-
-    package func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]? {
-        guard let replies = try? await client.perform(.command(["LRANGE", FleetFeedCodec.eventsKey(provider: provider, pair: pair), "0", "-1"])),
-              case .array(let entries?) = replies else { return [] }
-        let oldest = Int64((Date().timeIntervalSince1970 * 1000).rounded()) - Int64(FleetFeedCodec.retention.components.seconds * 1000)
-        let epoch = fleetEpoch
-        return entries.compactMap { entry -> StreamUpdate? in
-            guard case .bulk(let bytes?) = entry, let event = FleetFeedCodec.decode(bytes, provider: provider, epoch: epoch),
-                  event.sequence > sequence, event.published >= oldest else { return nil }
-            return event.update
-        }
-    }
-
-    /// The fleet's epoch, from the replies to `SET NX` and `GET` of its key: set by the first instance,
-    /// read by every other, and made anew if Redis lost it (a restart without persistence restarts the
-    /// counter too, so a new epoch keeps ids from repeating). A new epoch forgets what was delivered.
-    private func learnEpoch(from reply: RESPValue) {
-        guard let text = reply.text, let value = UInt64(text) else { return }
-        let changed = epoch.withLock { epoch in
-            defer { epoch = value }
-            return epoch != nil && epoch != value
-        }
-        if changed {
-            state.withLock { state in
-                for provider in state.feeds.keys { state.feeds[provider]?.delivered = [:] }
-            }
-        }
-    }
-
-    // MARK: - Metrics
-
-    package func metricsText() -> String {
-        let feeds = state.withLock { $0.feeds }.sorted { $0.key < $1.key }
-        var writer = PrometheusWriter()
-        if !feeds.isEmpty {
-            writer.family("pricehost_stream_fleet_holder", "gauge", "Whether this instance holds the provider's upstream feed for the fleet (1) or not (0).")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_holder", [("provider", provider)], feed.holding ? "1" : "0") }
-            writer.family("pricehost_stream_fleet_alone", "gauge", "Whether this instance streams the provider on its own because Redis is down (1) or not (0).")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_alone", [("provider", provider)], feed.alone ? "1" : "0") }
-            writer.family("pricehost_stream_fleet_handovers_total", "counter", "Times this instance took the provider's feed lease.")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_handovers_total", [("provider", provider)], String(feed.counters.handovers)) }
-            writer.family("pricehost_stream_fleet_relayed_total", "counter", "Feed updates this instance received through Redis.")
-            for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_relayed_total", [("provider", provider)], String(feed.counters.relayed)) }
-            writer.family("pricehost_stream_fleet_lag_seconds", "histogram", "From the holder publishing an update to this instance receiving it.")
-            for (provider, feed) in feeds {
-                writer.histogram("pricehost_stream_fleet_lag_seconds", [("provider", provider)], bounds: FleetCounters.lagBuckets,
-                                 counts: feed.counters.lagCounts, sum: feed.counters.lagSum, count: feed.counters.relayed)
-            }
-        }
-        return local.metricsText() + writer.text
-    }
-
-    private static func milliseconds(_ duration: Duration) -> String {
+    static func milliseconds(_ duration: Duration) -> String {
         String(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
@@ -347,21 +242,5 @@ package final class FleetFeeds: QuoteFeeds {
         var bytes = [UInt8](repeating: 0, count: 12)
         for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
         return "\(getpid())-" + bytes.map { String($0, radix: 16) }.joined()
-    }
-}
-
-/// What a fleet feed counts on this instance.
-struct FleetCounters: Sendable {
-    static let lagBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
-    var handovers = 0
-    var relayed = 0
-    var lagCounts = [Int](repeating: 0, count: FleetCounters.lagBuckets.count)
-    var lagSum = 0.0
-
-    mutating func recordRelay(lagSeconds: Double) {
-        let lag = max(0, lagSeconds)
-        relayed += 1
-        if let index = Self.lagBuckets.firstIndex(where: { lag <= $0 }) { lagCounts[index] += 1 }
-        lagSum += lag
     }
 }

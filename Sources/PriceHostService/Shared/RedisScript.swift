@@ -14,7 +14,7 @@ struct RedisScript: Sendable, Hashable {
     }
 
     /// The scripts the fleet uses.
-    static let all = [acquire, store, release, renew, takeToken, holdLease, relay]
+    static let all = [acquire, store, release, renew, takeToken, holdLease, relay, repair]
 
     /// KEYS: lease. ARGV: token, ms. The feed's lease (`SET NX PX`, renewed by its holder):
     /// 1 renewed (ours), 2 taken (it was free), 0 another instance holds it.
@@ -37,6 +37,29 @@ struct RedisScript: Sendable, Hashable {
         redis.call('PEXPIRE', KEYS[3], ARGV[5])
         redis.call('PUBLISH', ARGV[3], event)
         return sequence
+        """)
+
+    /// KEYS: the fleet's keys to check, then the epoch. ARGV: what each must hold (`list`, `set`,
+    /// `string`, or `counter`: a string of digits), then the time in ms. Deletes each key that holds
+    /// something else, for the fleet to write again, and returns the keys it deleted. A counter
+    /// deleted starts again from 1, so the epoch becomes the time given: ids never repeat.
+    static let repair = RedisScript("repair", """
+        local deleted = {}
+        for index = 1, #KEYS - 1 do
+          local kind = redis.call('TYPE', KEYS[index])
+          kind = type(kind) == 'table' and kind.ok or kind
+          local wanted = ARGV[index] == 'counter' and 'string' or ARGV[index]
+          local bad = kind ~= 'none' and kind ~= wanted
+          if not bad and kind == 'string' and ARGV[index] == 'counter' then
+            bad = string.match(redis.call('GET', KEYS[index]), '^%d+$') == nil
+          end
+          if bad then
+            redis.call('DEL', KEYS[index])
+            deleted[#deleted + 1] = KEYS[index]
+            if ARGV[index] == 'counter' then redis.call('SET', KEYS[#KEYS], ARGV[#ARGV]) end
+          end
+        end
+        return deleted
         """)
 
     /// KEYS: value, lock. ARGV: lock token, lock ms, "1" to ignore the value (it was corrupt).

@@ -7,7 +7,7 @@ package final class SharedFleet: Sendable {
     package let settings: SharedSettings
     let client: RedisClient
     package let quotes: SharedQuotes
-    private let metrics: SharedMetrics
+    let metrics: SharedMetrics
 
     /// Creates the fleet's side of this instance and starts connecting.
     package init(settings: SharedSettings, metrics: SharedMetrics, diagnostics: Diagnostics) {

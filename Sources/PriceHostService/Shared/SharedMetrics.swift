@@ -26,8 +26,8 @@ package final class SharedMetrics: RedisObserver {
     func miss(provider: String) { state.withLock { $0.misses[provider, default: 0] += 1 } }
     /// Another instance was fetching it, and this one waited.
     func wait(provider: String) { state.withLock { $0.waits[provider, default: 0] += 1 } }
-    /// A value in Redis was not a quote, and was ignored.
-    func badValue(provider: String) { state.withLock { $0.badValues[provider, default: 0] += 1 } }
+    /// A value in Redis was not a quote (or `count` kept events were not the fleet's), and was ignored.
+    func badValue(provider: String, count: Int = 1) { state.withLock { $0.badValues[provider, default: 0] += count } }
 
     func redisFailed() { state.withLock { $0.errors += 1 } }
 
@@ -56,7 +56,7 @@ package final class SharedMetrics: RedisObserver {
                 text += "\(name){provider=\"\(PrometheusText.escaped(provider))\"} \(count)\n"
             }
         }
-        text += "# HELP pricehost_redis_errors_total Connection attempts and exchanges with Redis that failed.\n# TYPE pricehost_redis_errors_total counter\n"
+        text += "# HELP pricehost_redis_errors_total Connection attempts and exchanges with Redis that failed, and calls Redis refused (a key of the wrong type).\n# TYPE pricehost_redis_errors_total counter\n"
         text += "pricehost_redis_errors_total \(state.errors)\n"
         text += "# HELP pricehost_redis_up Whether the fleet's Redis is connected (1) or not (0).\n# TYPE pricehost_redis_up gauge\n"
         text += "pricehost_redis_up \(health == .up ? 1 : 0)\n"

@@ -1,4 +1,3 @@
-import ConcurrencyHelpers
 import Glibc
 import PriceHostCore
 import ProviderABI
@@ -27,8 +26,8 @@ package final class SharedQuotes: QuoteSharing {
     private let client: RedisClient
     private let metrics: SharedMetrics
     private let diagnostics: Diagnostics
-    /// Keys whose bad value was reported: each is reported once (at most 10,000 remembered).
-    private let reportedBadValues = Lock(Set<String>())
+    /// Keys whose bad value was reported: each is reported once.
+    private let reportedBadValues = KeyReports()
 
     init(client: RedisClient, metrics: SharedMetrics, diagnostics: Diagnostics) {
         self.client = client
@@ -120,11 +119,7 @@ package final class SharedQuotes: QuoteSharing {
 
     private func reportBadValue(_ key: String, provider: String) {
         metrics.badValue(provider: provider)
-        let first = reportedBadValues.withLock { reported in
-            guard reported.count < 10_000 else { return false }
-            return reported.insert(key).inserted
-        }
-        if first {
+        if reportedBadValues.shouldReport(key) {
             diagnostics.warning("shared: redis key \(key) holds a value that is not a quote for it; ignored, fetched again and overwritten")
         }
     }
