@@ -3,18 +3,29 @@ import PriceHostCore
 import ProviderABI
 
 extension FleetFeeds {
+    /// The holder's side for what queued while the last round trip was out: every update in one
+    /// pipeline, in order, so a burst costs one round trip rather than one each. An update Redis
+    /// refuses, and every one after it, goes again one by one, through the repair (``relay(_:provider:)``).
+    func relay(batch updates: [StreamUpdate], provider: String) async {
+        guard updates.count > 1 else {
+            if let update = updates.first { await relay(update, provider: provider) }
+            return
+        }
+        let now = Self.nowMilliseconds()
+        // Thrown: Redis is down, and the instance streams alone (FleetFeeds+Upstream).
+        guard let replies = try? await client.perform(updates.map { relayCall($0, provider: provider, publishedMilliseconds: now) }) else { return }
+        guard let refused = replies.firstIndex(where: { if case .error = $0 { true } else { false } }) else { return }
+        for update in updates[refused...] { await relay(update, provider: provider) }
+    }
+
     /// The holder's side: numbers, keeps and publishes one update through Redis. When Redis refuses
     /// (a key of the wrong type), the keys are repaired and the update relayed again; when they cannot
     /// be, this instance's clients get it directly and the instance streams alone (FleetFeeds+Repair).
     func relay(_ update: StreamUpdate, provider: String) async {
         let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
-        let keys = [FleetFeedCodec.leaseKey(provider: provider), FleetFeedCodec.counterKey, FleetFeedCodec.eventsKey(provider: provider, pair: pair)]
+        let keys = relayKeys(update, provider: provider)
         for attempt in 1...2 {
-            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-            let reply = try? await client.perform(.script(.relay, keys: keys,
-                                                          arguments: [token, FleetFeedCodec.payload(update, publishedMilliseconds: now),
-                                                                      FleetFeedCodec.channel(database: database, provider: provider),
-                                                                      String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)]))
+            let reply = try? await client.perform(relayCall(update, provider: provider, publishedMilliseconds: Self.nowMilliseconds()))
             guard case .error(let message)? = reply else { return }
             let what = "relaying \(provider)'s \(pair.pair)"
             let repaired = await repair(provider, refused: what, message: message, keys: [(keys[2], .list), (keys[0], .string), (keys[1], .counter)])
@@ -25,6 +36,24 @@ extension FleetFeeds {
         }
         // Not relayed: this instance's own clients get it at least.
         deliver(update, provider: provider)
+    }
+
+    /// The relay script's keys for `update`: the lease, the counter and the pair's events.
+    private func relayKeys(_ update: StreamUpdate, provider: String) -> [String] {
+        let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
+        return [FleetFeedCodec.leaseKey(provider: provider), FleetFeedCodec.counterKey, FleetFeedCodec.eventsKey(provider: provider, pair: pair)]
+    }
+
+    /// The relay script's call for `update`.
+    private func relayCall(_ update: StreamUpdate, provider: String, publishedMilliseconds: Int64) -> RedisCall {
+        .script(.relay, keys: relayKeys(update, provider: provider),
+                       arguments: [token, FleetFeedCodec.payload(update, publishedMilliseconds: publishedMilliseconds),
+                                   FleetFeedCodec.channel(database: database, provider: provider),
+                                   String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)])
+    }
+
+    private static func nowMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
     }
 
     /// Every instance's side: an event on a provider's channel, delivered to that pair's listeners.

@@ -54,7 +54,7 @@ package final class FleetFeeds: QuoteFeeds {
         var refused = false
         var staleSince: ContinuousClock.Instant?
         var loop: Task<Void, Never>?
-        var relay: AsyncStream<StreamUpdate>.Continuation?
+        var relay: RelayQueue?
         var counters = FleetCounters()
     }
 
@@ -129,9 +129,17 @@ package final class FleetFeeds: QuoteFeeds {
     // MARK: - One provider's loop
 
     private func startFeed(_ provider: String) {
-        let (updates, relay) = AsyncStream.makeStream(of: StreamUpdate.self, bufferingPolicy: .bufferingNewest(10_000))
+        let relay = RelayQueue()
         let loop = Task { [self] in
-            let relaying = Task { for await update in updates { await self.relay(update, provider: provider) } }
+            let relaying = Task {
+                for await _ in relay.signals {
+                    for _ in 0..<(RelayQueue.capacity / RelayQueue.batch + 1) {
+                        let batch = relay.take()
+                        if batch.isEmpty { break }
+                        await self.relay(batch: batch, provider: provider)
+                    }
+                }
+            }
             while !Task.isCancelled {
                 await step(provider)
                 try? await Task.sleep(for: Self.tick)
@@ -204,7 +212,7 @@ package final class FleetFeeds: QuoteFeeds {
             }
         }()
         subscribeUpstream(provider, pairs: pairs) { [weak self] update in
-            _ = self?.state.withLock { $0.feeds[provider]?.relay?.yield(update) }
+            self?.state.withLock { $0.feeds[provider]?.relay }?.push(update)
         }
     }
 
