@@ -15,26 +15,48 @@ public enum DecimalAmount {
     /// silently, which is worse for money than an error).
     /// - Returns: `nil` when `text` is not such a number.
     public static func parse(_ text: String) -> Decimal? {
-        let bytes = Array(text.utf8)
-        var index = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let integerStart = index
-        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        guard index > integerStart else { return nil }
-        if index < bytes.count {
-            guard bytes[index] == UInt8(ascii: ".") else { return nil }
-            index += 1
-            let fractionStart = index
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-            guard index > fractionStart, index == bytes.count else { return nil }
-        }
-        let digits = bytes[integerStart...].filter(isDigit)
-        let significant = digits.drop { $0 == UInt8(ascii: "0") }
-        let trimmed = significant.reversed().drop { $0 == UInt8(ascii: "0") }
-        guard trimmed.count <= maximumSignificantDigits else { return nil }
+        guard shape(of: text) != nil else { return nil }
         // No locale: with none, '.' is the separator. Making a Locale costs over a
         // millisecond the first time (ICU), in every process that parses a price.
         return Decimal(string: text)
+    }
+
+    /// Whether ``parse(_:)`` accepts `text` and its amount is above zero, known from its characters
+    /// where that is certain (up to 100 of them), so that no `Decimal` is made: a plugin checks the
+    /// text it passes on, and the host, which checks it again, makes the one `Decimal` of the quote.
+    public static func isPositive(_ text: String) -> Bool {
+        guard let shape = shape(of: text), !shape.negative, shape.significantDigits > 0 else { return false }
+        // Within 100 characters the exponent is well inside Decimal's range, and Decimal(string:) is exact.
+        return text.utf8.count <= 100 || (parse(text).map { $0 > 0 } ?? false)
+    }
+
+    /// The sign and significant digits of `text` when it is `-?digits(.digits)?` with at most
+    /// ``maximumSignificantDigits`` of them; `nil` otherwise.
+    private static func shape(of text: String) -> (negative: Bool, significantDigits: Int)? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            let integerStart = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            guard index > integerStart else { return nil }
+            if index < bytes.count {
+                guard bytes[index] == UInt8(ascii: ".") else { return nil }
+                index += 1
+                let fractionStart = index
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+                guard index > fractionStart, index == bytes.count else { return nil }
+            }
+            // From the first non-zero digit to the last, the point not counted.
+            guard let first = bytes[integerStart...].firstIndex(where: { $0 > UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let last = bytes.lastIndex(where: { $0 > UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                return (negative, 0)
+            }
+            let point = bytes[first...last].contains(UInt8(ascii: ".")) ? 1 : 0
+            let significant = last - first + 1 - point
+            return significant <= maximumSignificantDigits ? (negative, significant) : nil
+        }
     }
 
     /// What ``format(_:)`` makes of `parse(text)`, for a `text` that ``parse(_:)`` accepts, from the
