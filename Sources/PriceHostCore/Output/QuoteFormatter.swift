@@ -33,13 +33,25 @@ package enum QuoteFormatter {
     }
 
     /// One quote as a JSON object on one line.
-    /// - Parameter amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
-    package static func json(_ quote: Quote, amount: String? = nil) -> String {
-        // Written directly (a streaming host writes one per quote), as `JSONValue`'s serialization would.
-        #"{"asset":"# + JSONValue.quoted(quote.asset) + #","currency":"# + JSONValue.quoted(quote.currency)
-            + #","amount":"# + JSONValue.quoted(amount ?? DecimalAmount.format(quote.amount))
-            + #","provider":"# + JSONValue.quoted(quote.provider)
-            + #","timestamp":"# + JSONValue.quoted(ISO8601Timestamp.format(quote.timestamp)) + "}"
+    /// - Parameters:
+    ///   - amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
+    ///   - moreMembers: members to add after the quote's, as JSON text starting with a comma.
+    package static func json(_ quote: Quote, amount: String? = nil, moreMembers: String = "") -> String {
+        // Written directly into one string (a streaming host writes one per quote), as `JSONValue`'s serialization would.
+        var text = #"{"asset":"#
+        text.reserveCapacity(160 + moreMembers.utf8.count)
+        JSONValue.appendQuoted(quote.asset, to: &text)
+        text += #","currency":"#
+        JSONValue.appendQuoted(quote.currency, to: &text)
+        text += #","amount":"#
+        JSONValue.appendQuoted(amount ?? DecimalAmount.format(quote.amount), to: &text)
+        text += #","provider":"#
+        JSONValue.appendQuoted(quote.provider, to: &text)
+        text += #","timestamp":"#
+        JSONValue.appendQuoted(ISO8601Timestamp.format(quote.timestamp), to: &text)
+        text += moreMembers
+        text += "}"
+        return text
     }
 
     /// `watch --format json`'s line for a failure: the asset, currency, `error` and when.

@@ -35,9 +35,8 @@ package struct StreamUpdate: Sendable {
 
     /// `QuoteFormatter.json(quote)` plus `"source"` and `"receivedAt"` (ISO 8601, ms).
     package var json: String {
-        var object = QuoteFormatter.json(quote, amount: amountText)
-        object.removeLast()
-        return object + #","source":"\#(source.rawValue)","receivedAt":"\#(ISO8601Timestamp.format(receivedAt))"}"#
+        QuoteFormatter.json(quote, amount: amountText,
+                            moreMembers: #","source":"\#(source.rawValue)","receivedAt":"\#(ISO8601Timestamp.format(receivedAt))""#)
     }
 }
 

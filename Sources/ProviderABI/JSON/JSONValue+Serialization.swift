@@ -34,7 +34,7 @@ extension JSONValue {
     /// `text` as a JSON string literal, with quotes, backslashes and control characters escaped.
     public static func quoted(_ text: String) -> String {
         // Most text needs no escape: copied whole rather than scalar by scalar.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }) {
+        if needsNoEscape(text) {
             return "\"" + text + "\""
         }
         var output = "\""
@@ -52,5 +52,17 @@ extension JSONValue {
             }
         }
         return output + "\""
+    }
+
+    /// Appends `text` as ``quoted(_:)`` writes it, without making the literal apart (a streaming host writes five a quote).
+    package static func appendQuoted(_ text: String, to output: inout String) {
+        guard needsNoEscape(text) else { return output += quoted(text) }
+        output += "\""
+        output += text
+        output += "\""
+    }
+
+    private static func needsNoEscape(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != 0x7F }
     }
 }
