@@ -45,6 +45,18 @@ struct StreamHistory: Sendable {
         ordered.last.map { now - $0.at >= Self.retention } ?? true
     }
 
+    /// Whether `event`, past its first line (the `id:`), is `body`: compared as bytes, since the
+    /// hub asks it of every pushed event, and comparing the two as Substrings cost more than making the event.
+    static func body(of event: String, is body: String) -> Bool {
+        var event = event, body = body
+        return event.withUTF8 { event in
+            body.withUTF8 { body in
+                guard let newline = event.firstIndex(of: UInt8(ascii: "\n")), event.count - newline - 1 == body.count else { return false }
+                return event[(newline + 1)...].elementsEqual(body)
+            }
+        }
+    }
+
     private var ordered: [(sequence: UInt64, event: String, at: ContinuousClock.Instant)] {
         Array(entries[start...] + entries[..<start])
     }
