@@ -64,19 +64,36 @@ public enum DecimalAmount {
     /// it, "0" for zero. `Decimal`'s own text is made digit by digit through divisions; streaming
     /// makes one per quote.
     public static func canonical(_ text: String) -> String {
-        var utf8 = Array(text.utf8)
-        let negative = utf8.first == UInt8(ascii: "-")
-        if negative { utf8.removeFirst() }
-        let point = utf8.firstIndex(of: UInt8(ascii: ".")) ?? utf8.endIndex
-        var integer = utf8[..<point].drop { $0 == UInt8(ascii: "0") }
-        var fraction = utf8[min(point + 1, utf8.endIndex)...]
-        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
-        guard !integer.isEmpty || !fraction.isEmpty else { return "0" }
-        if integer.isEmpty { integer = [UInt8(ascii: "0")][...] }
-        var canonical: [UInt8] = negative ? [UInt8(ascii: "-")] : []
-        canonical += integer
-        if !fraction.isEmpty { canonical += [UInt8(ascii: ".")] + fraction }
-        return String(decoding: canonical, as: UTF8.self)
+        var text = text
+        return text.withUTF8 { utf8 in
+            let negative = utf8.first == UInt8(ascii: "-")
+            let point = utf8.firstIndex(of: UInt8(ascii: ".")) ?? utf8.count
+            var integerStart = negative ? 1 : 0
+            while integerStart < point, utf8[integerStart] == UInt8(ascii: "0") { integerStart += 1 }
+            var fractionEnd = utf8.count
+            while fractionEnd > point + 1, utf8[fractionEnd - 1] == UInt8(ascii: "0") { fractionEnd -= 1 }
+            let hasInteger = integerStart < point, hasFraction = fractionEnd > point + 1
+            guard hasInteger || hasFraction else { return "0" }
+            // Written into the string's own storage: one per streamed quote.
+            return String(unsafeUninitializedCapacity: utf8.count + 1) { canonical in
+                var end = 0
+                func copy(_ range: Range<Int>) {
+                    for index in range {
+                        canonical[end] = utf8[index]
+                        end += 1
+                    }
+                }
+                if negative { copy(0..<1) }
+                if hasInteger {
+                    copy(integerStart..<point)
+                } else {
+                    canonical[end] = UInt8(ascii: "0")
+                    end += 1
+                }
+                if hasFraction { copy(point..<fractionEnd) }
+                return end
+            }
+        }
     }
 
     /// The canonical text of `amount`: plain notation, '.' as separator, no exponent.
