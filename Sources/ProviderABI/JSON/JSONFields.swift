@@ -13,10 +13,11 @@
 ///       let price = message.string("price") else { return [] }
 /// ```
 public struct JSONFields: Sendable {
-    private let bytes: [UInt8]
+    /// The text, kept whole: members are ranges of its UTF-8.
+    private let text: String
     private let members: [Member]
 
-    /// Where one member's key and value are in `bytes`.
+    /// Where one member's key and value are in the text's UTF-8.
     struct Member: Sendable {
         /// The key's text between its quotes.
         var key: Range<Int>
@@ -33,54 +34,65 @@ public struct JSONFields: Sendable {
 
     /// Reads `text`; `nil` unless it is one JSON document (white space around it allowed) whose value is an object.
     public init?(_ text: String) {
-        var scanner = JSONScanner(bytes: Array(text.utf8))
-        guard let members = scanner.scanDocument() else { return nil }
-        self.bytes = scanner.bytes
+        var text = text
+        guard let members = text.withUTF8({ bytes in
+            var scanner = JSONScanner(bytes: bytes)
+            return scanner.scanDocument()
+        }) else { return nil }
+        self.text = text
         self.members = members
     }
 
     /// Whether the object has the member `key` (`null` included).
     public func contains(_ key: String) -> Bool {
-        member(key) != nil
+        withMember(key) { member, _ in member != nil }
     }
 
     /// The member `key` as a string, escapes resolved; `nil` when it is absent or not a string.
     public func string(_ key: String) -> String? {
-        guard let member = member(key), case .string(let escaped) = member.kind else { return nil }
-        guard escaped else {
-            return bytes.withUnsafeBufferPointer {
-                String(decoding: UnsafeBufferPointer(rebasing: $0[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)]), as: UTF8.self)
+        withMember(key) { member, bytes in
+            guard let member, case .string(let escaped) = member.kind else { return nil }
+            guard escaped else {
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)]), as: UTF8.self)
             }
+            guard case .string(let text)? = try? JSONParser.parse(Array(bytes[member.value])) else { return nil }
+            return text
         }
-        guard case .string(let text)? = try? JSONParser.parse(Array(bytes[member.value])) else { return nil }
-        return text
     }
 
     /// The member `key`'s text when it is a JSON number, exactly as written (`64000.10`, `1e3`); `nil` otherwise.
     public func number(_ key: String) -> String? {
-        guard let member = member(key), case .number = member.kind else { return nil }
-        return String(decoding: bytes[member.value], as: UTF8.self)
+        withMember(key) { member, bytes in
+            guard let member, case .number = member.kind else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[member.value]), as: UTF8.self)
+        }
     }
 
     /// The member `key` as a parsed value (`.null` for `null`); `nil` when it is absent.
     public func value(_ key: String) -> JSONValue? {
-        guard let member = member(key) else { return nil }
-        return try? JSONParser.parse(Array(bytes[member.value]))
+        withMember(key) { member, bytes in
+            member.flatMap { try? JSONParser.parse(Array(bytes[$0.value])) }
+        }
     }
 
     /// The members' keys, in document order.
     public var keys: [String] {
-        members.map { String(decoding: $0.decodedKey ?? Array(bytes[$0.key]), as: UTF8.self) }
+        var text = text
+        return text.withUTF8 { bytes in
+            members.map { String(decoding: $0.decodedKey ?? Array(bytes[$0.key]), as: UTF8.self) }
+        }
     }
 
-    private func member(_ key: String) -> Member? {
-        var key = key
+    /// Calls `body` with the member `key` (`nil` when absent) and the text's UTF-8.
+    private func withMember<T>(_ key: String, _ body: (Member?, UnsafeBufferPointer<UInt8>) -> T) -> T {
+        var key = key, text = text
         return key.withUTF8 { wanted in
-            bytes.withUnsafeBufferPointer { all in
-                members.first { member in
+            text.withUTF8 { bytes in
+                let member = members.first { member in
                     if let decoded = member.decodedKey { return decoded.elementsEqual(wanted) }
-                    return member.key.count == wanted.count && UnsafeBufferPointer(rebasing: all[member.key]).elementsEqual(wanted)
+                    return member.key.count == wanted.count && UnsafeBufferPointer(rebasing: bytes[member.key]).elementsEqual(wanted)
                 }
+                return body(member, bytes)
             }
         }
     }

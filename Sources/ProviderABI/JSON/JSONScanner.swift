@@ -3,13 +3,14 @@
 /// (`JSONFieldsFuzzTests` holds the two to it); a string with escapes is decoded by the
 /// parser, only when asked for, so escapes have one decoder.
 struct JSONScanner {
-    let bytes: [UInt8]
+    /// The text, valid while the scanner is used (its owner's `withUTF8`).
+    let bytes: UnsafeBufferPointer<UInt8>
     private var index: Int
     private var depth = 0
     /// Past this many members, an object's keys are checked for duplicates through a set.
     private static let scannedKeys = 32
 
-    init(bytes: [UInt8]) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     }
