@@ -15,9 +15,14 @@ public enum DecimalAmount {
     /// silently, which is worse for money than an error).
     /// - Returns: `nil` when `text` is not such a number.
     public static func parse(_ text: String) -> Decimal? {
-        guard shape(of: text) != nil else { return nil }
-        // No locale: with none, '.' is the separator. Making a Locale costs over a
-        // millisecond the first time (ICU), in every process that parses a price.
+        guard let shape = shape(of: text) else { return nil }
+        // Up to 19 significant digits the Decimal is made from them as an integer and a power of ten:
+        // the same Decimal, bit for bit (DecimalAmountTests checks it), for a fifth of the work (a
+        // streaming host parses one per quote). No locale either way: with none, '.' is the separator.
+        // Making a Locale costs over a millisecond the first time (ICU), in every process that parses a price.
+        if let significand = shape.significand {
+            return Decimal(sign: shape.negative ? .minus : .plus, exponent: shape.exponent, significand: Decimal(significand))
+        }
         return Decimal(string: text)
     }
 
@@ -30,9 +35,11 @@ public enum DecimalAmount {
         return text.utf8.count <= 100 || (parse(text).map { $0 > 0 } ?? false)
     }
 
-    /// The sign and significant digits of `text` when it is `-?digits(.digits)?` with at most
-    /// ``maximumSignificantDigits`` of them; `nil` otherwise.
-    private static func shape(of text: String) -> (negative: Bool, significantDigits: Int)? {
+    /// What `text` is when it is `-?digits(.digits)?` with at most ``maximumSignificantDigits``
+    /// significant digits: its sign, how many significant digits, and, for 1 to 19 of them in at most
+    /// 100 characters (an exponent well inside Decimal's), those digits as an integer and the power
+    /// of ten they are scaled by. `nil` for any other text.
+    private static func shape(of text: String) -> (negative: Bool, significantDigits: Int, significand: UInt64?, exponent: Int)? {
         var text = text
         return text.withUTF8 { bytes in
             var index = 0
@@ -41,6 +48,7 @@ public enum DecimalAmount {
             let integerStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             guard index > integerStart else { return nil }
+            let point = index
             if index < bytes.count {
                 guard bytes[index] == UInt8(ascii: ".") else { return nil }
                 index += 1
@@ -51,11 +59,18 @@ public enum DecimalAmount {
             // From the first non-zero digit to the last, the point not counted.
             guard let first = bytes[integerStart...].firstIndex(where: { $0 > UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
                   let last = bytes.lastIndex(where: { $0 > UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                return (negative, 0)
+                return (negative, 0, nil, 0)
             }
-            let point = bytes[first...last].contains(UInt8(ascii: ".")) ? 1 : 0
-            let significant = last - first + 1 - point
-            return significant <= maximumSignificantDigits ? (negative, significant) : nil
+            let significant = last - first + 1 - (first < point && point < last ? 1 : 0)
+            guard significant <= maximumSignificantDigits else { return nil }
+            guard significant <= 19, bytes.count <= 100 else { return (negative, significant, nil, 0) }
+            var significand: UInt64 = 0
+            for position in first...last where position != point {
+                significand = significand * 10 + UInt64(bytes[position] - UInt8(ascii: "0"))
+            }
+            // The last significant digit's place: zeros after it in the integer part, or its place after the point.
+            let exponent = last < point ? point - 1 - last : -(last - point)
+            return (negative, significant, significand, exponent)
         }
     }
 

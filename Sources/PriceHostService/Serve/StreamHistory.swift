@@ -1,3 +1,5 @@
+import Glibc
+
 /// One SSE topic's recent events, for clients that reconnect with `Last-Event-ID`:
 /// those of the last ``retention``, at most ``capacity``.
 struct StreamHistory: Sendable {
@@ -52,7 +54,8 @@ struct StreamHistory: Sendable {
         return event.withUTF8 { event in
             body.withUTF8 { body in
                 guard let newline = event.firstIndex(of: UInt8(ascii: "\n")), event.count - newline - 1 == body.count else { return false }
-                return event[(newline + 1)...].elementsEqual(body)
+                guard let start = event.baseAddress, let other = body.baseAddress else { return body.isEmpty }
+                return memcmp(start + newline + 1, other, body.count) == 0
             }
         }
     }

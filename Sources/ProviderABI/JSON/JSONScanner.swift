@@ -45,6 +45,8 @@ struct JSONScanner {
         defer { depth -= 1 }
         index += 1  // {
         var members: [JSONFields.Member] = []
+        // The document's own members are the ones kept: room for a feed message's (a Coinbase ticker has 18) at once.
+        if depth == 1 { members.reserveCapacity(24) }
         var keySet: Set<[UInt8]>?
         skipWhitespace()
         if current == UInt8(ascii: "}") { index += 1; return members }
