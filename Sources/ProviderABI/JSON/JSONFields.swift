@@ -23,6 +23,8 @@ public struct JSONFields: Sendable {
         var key: Range<Int>
         /// The key with its escapes resolved, when it has any.
         var decodedKey: [UInt8]?
+        /// The decoded key's length and first and last bytes, for the scanner's check of duplicates.
+        var fingerprint: UInt32
         /// The value's text, quotes included for a string.
         var value: Range<Int>
         var kind: Kind

@@ -61,12 +61,13 @@ struct JSONScanner {
                 guard case .string(let text)? = try? JSONParser.parse(Array(bytes[keyStart..<index])) else { return nil }
                 decodedKey = Array(text.utf8)
             }
+            let fingerprint = decodedKey.map(Self.fingerprint) ?? Self.fingerprint(bytes[key])
             if keySet == nil, members.count >= Self.scannedKeys {
                 keySet = Set(members.map { $0.decodedKey ?? Array(bytes[$0.key]) })
             }
             if keySet != nil {
                 guard keySet?.insert(decodedKey ?? Array(bytes[key])).inserted == true else { return nil }
-            } else if members.contains(where: { sameKey($0, key, decodedKey) }) {
+            } else if members.contains(where: { $0.fingerprint == fingerprint && sameKey($0, key, decodedKey) }) {
                 return nil
             }
             skipWhitespace()
@@ -75,7 +76,7 @@ struct JSONScanner {
             skipWhitespace()
             let valueStart = index
             guard let kind = scanValue() else { return nil }
-            members.append(JSONFields.Member(key: key, decodedKey: decodedKey, value: valueStart..<index, kind: kind))
+            members.append(JSONFields.Member(key: key, decodedKey: decodedKey, fingerprint: fingerprint, value: valueStart..<index, kind: kind))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
@@ -83,6 +84,13 @@ struct JSONScanner {
             default: return nil
             }
         }
+    }
+
+    /// A key's length and its first and last bytes: keys that differ in them are not compared byte by byte
+    /// (each key is checked against all before it: for a ticker's 18, 153 comparisons).
+    private static func fingerprint<Key: BidirectionalCollection<UInt8>>(_ key: Key) -> UInt32 {
+        guard let first = key.first, let last = key.last else { return 0 }
+        return UInt32(truncatingIfNeeded: key.count) & 0xFFFF | UInt32(first) << 16 | UInt32(last) << 24
     }
 
     private func sameKey(_ member: JSONFields.Member, _ key: Range<Int>, _ decodedKey: [UInt8]?) -> Bool {
