@@ -1,6 +1,6 @@
 /// ``JSONFields``'s one pass: checks JSON text by ``JSONParser``'s rules and notes where the
 /// top-level object's members are, making no value. What it accepts, the parser accepts
-/// (`JSONFieldsFuzzTests` holds the two to it); a string with escapes is decoded by the
+/// (`JSONFieldsTests` holds the two to it on mutated documents); a string with escapes is decoded by the
 /// parser, only when asked for, so escapes have one decoder.
 struct JSONScanner {
     /// The text, valid while the scanner is used (its owner's `withUTF8`).
