@@ -111,10 +111,28 @@ public enum ISO8601Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civilDate(daysSince1970: days)
-        var text = padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
-            + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
-        if milliseconds != 0 { text += "." + padded(milliseconds, 3) }
-        return text + "Z"
+        // Written into the string's own storage: a streaming host formats two times per quote.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var end = 0
+            func put(_ value: Int64, _ width: Int) {
+                var rest = value
+                for position in stride(from: end + width - 1, through: end, by: -1) {
+                    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                end += width
+            }
+            func put(_ character: Unicode.Scalar) {
+                text[end] = UInt8(ascii: character)
+                end += 1
+            }
+            // From 1583 to 9999 (the range is clamped above), a year has four digits.
+            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+            put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
+            if milliseconds != 0 { put("."); put(milliseconds, 3) }
+            put("Z")
+            return end
+        }
     }
 
     /// 1583-01-01T00:00:00Z: from here on every calendar is the Gregorian one.

@@ -97,3 +97,63 @@ struct DecimalAmountTests {
     }
 }
 
+
+/// ``DecimalAmount/isPositive(_:)``: what a plugin checks instead of parsing (issue 33.6).
+struct DecimalAmountIsPositiveTests {
+    @Test(arguments: ["64000.10", "0.00000001", "1", "007", "1.0", "0." + String(repeating: "0", count: 95) + "1",
+                      "1" + String(repeating: "0", count: 120), "12345678901234567890123456789012345678"])
+    func aPositiveAmountIs(text: String) {
+        #expect(DecimalAmount.isPositive(text))
+    }
+
+    @Test(arguments: ["0", "0.000", "-0", "-1", "-0.5", "", "1.", ".5", "+1", "1e5", " 1", "1,5", "١٢",
+                      "123456789012345678901234567890123456789", "0." + String(repeating: "0", count: 200) + "1"])
+    func anythingElseIsNot(text: String) {
+        #expect(!DecimalAmount.isPositive(text))
+    }
+
+    @Test func itAgreesWithParsingOnRandomTexts() {
+        var random = SeededGenerator(seed: 0x5EED_2026_1127_0336)
+        var positive = 0, long = 0
+        for _ in 0..<20_000 {
+            let text = Self.randomAmountText(using: &random)
+            let parsed = DecimalAmount.parse(text).map { $0 > 0 } ?? false
+            #expect(DecimalAmount.isPositive(text) == parsed, "\(text)")
+            if parsed { positive += 1 }
+            if parsed, text.utf8.count > 100 { long += 1 }
+        }
+        #expect(positive > 5_000 && long > 100, "\(positive) positive, \(long) of them over 100 characters")
+    }
+
+    /// `parse` makes short amounts from their digits, not through `Decimal(string:)`: the same `Decimal`, bit for bit.
+    @Test func parsingMakesTheDecimalThatDecimalsOwnParserMakes() throws {
+        var random = SeededGenerator(seed: 0x5EED_2026_1127_1640)
+        var compared = 0
+        for _ in 0..<20_000 {
+            let text = Self.randomAmountText(using: &random)
+            guard let amount = DecimalAmount.parse(text) else { continue }
+            let expected = try #require(Decimal(string: text))
+            let same = withUnsafeBytes(of: amount) { made in withUnsafeBytes(of: expected) { made.elementsEqual($0) } }
+            #expect(same && amount == expected && amount.description == expected.description, "\(text): \(amount), Decimal's \(expected)")
+            compared += 1
+        }
+        #expect(compared > 10_000)
+    }
+
+    /// Runs of zeros and of digits around an optional point, up to about 200 characters, with the odd sign or junk
+    /// character: short and long texts, zero, negatives, more than 38 significant digits and exponents at Decimal's ends.
+    static func randomAmountText(using random: inout SeededGenerator) -> String {
+        func run(_ alphabet: String, _ most: UInt64) -> String {
+            let characters = Array(alphabet)
+            return String((0..<Int(random.next() % (most + 1))).map { _ in characters[Int(random.next() % UInt64(characters.count))] })
+        }
+        var text = (random.next() % 5 == 0 ? "-" : "") + run("0", 60) + run("0123456789", 25) + run("0", 60)
+        if random.next() % 2 == 0 { text += "." + run("0", 60) + run("0123456789", 25) + run("0", 30) }
+        if random.next() % 10 == 0 {
+            var characters = Array(text)
+            characters.insert(Array("e+ .x-")[Int(random.next() % 6)], at: Int(random.next() % UInt64(characters.count + 1)))
+            text = String(characters)
+        }
+        return text
+    }
+}

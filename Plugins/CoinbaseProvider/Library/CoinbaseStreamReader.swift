@@ -43,7 +43,8 @@ public struct CoinbaseStreamReader: StreamReader {
 
     /// What one message means (see the type's documentation).
     public func read(_ message: String, pairs: [QuoteRequest]) -> [StreamEvent] {
-        guard let root = try? JSONCursor(JSONParser.parse(message)), let type = try? root.member("type").string() else { return [] }
+        // Fields, not a tree: a ticker has 18 members and the reader wants five (issue 33.6).
+        guard let root = JSONFields(message), let type = root.string("type") else { return [] }
         switch type {
         case "ticker": return ticker(root, pairs: pairs)
         case "heartbeat": return [.heartbeat]
@@ -59,22 +60,23 @@ public struct CoinbaseStreamReader: StreamReader {
         return [JSONValue.object(message).serialized]
     }
 
-    private func ticker(_ root: JSONCursor, pairs: [QuoteRequest]) -> [StreamEvent] {
-        guard let product = try? root.member("product_id").string(), let pair = pairs.first(where: { $0.pair == product }) else { return [] }
+    private func ticker(_ root: JSONFields, pairs: [QuoteRequest]) -> [StreamEvent] {
+        guard let product = root.string("product_id"), let pair = pairs.first(where: { $0.pair == product }) else { return [] }
         var events: [StreamEvent] = []
-        if case .number(let text)? = try? root.member("sequence").value, let sequence = Int64(text) {
+        if let text = root.number("sequence"), let sequence = Int64(text) {
             events.append(.sequence(sequence, scope: product))
         }
-        if let price = try? root.member("price"), (try? price.positivePrice()) != nil, let amount = try? price.string() {
-            let time = (try? root.member("time").string()).flatMap(Self.milliseconds(iso8601:))
+        // The price's text is checked, not parsed: the host makes the quote's one Decimal.
+        if let amount = root.string("price"), DecimalAmount.isPositive(amount) {
+            let time = root.string("time").flatMap(Self.milliseconds(iso8601:))
             events.append(.quote(StreamQuote(pair, amount: amount, timestampMilliseconds: time)))
         }
         return events
     }
 
     /// `Failed to subscribe: ZZZ-USD is not a valid product`, from `message` and `reason`, one printable line.
-    static func errorText(_ root: JSONCursor) -> String {
-        let words = ["message", "reason"].compactMap { try? root.member($0).string() }.filter { !$0.isEmpty }
+    static func errorText(_ root: JSONFields) -> String {
+        let words = ["message", "reason"].compactMap { root.string($0) }.filter { !$0.isEmpty }
         return ProviderText.oneLine(words.isEmpty ? "an error without a message" : words.joined(separator: ": "), limit: 300)
     }
 

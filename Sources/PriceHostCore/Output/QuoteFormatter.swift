@@ -35,11 +35,29 @@ package enum QuoteFormatter {
     /// One quote as a JSON object on one line.
     /// - Parameter amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
     package static func json(_ quote: Quote, amount: String? = nil) -> String {
-        // Written directly (a streaming host writes one per quote), as `JSONValue`'s serialization would.
-        #"{"asset":"# + JSONValue.quoted(quote.asset) + #","currency":"# + JSONValue.quoted(quote.currency)
-            + #","amount":"# + JSONValue.quoted(amount ?? DecimalAmount.format(quote.amount))
-            + #","provider":"# + JSONValue.quoted(quote.provider)
-            + #","timestamp":"# + JSONValue.quoted(ISO8601Timestamp.format(quote.timestamp)) + "}"
+        var bytes: [UInt8] = []
+        writeJSON(quote, amount: amount, to: &bytes) { _ in }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``json(_:amount:)``'s text to `bytes`, with what `moreMembers` appends (`,"key":value…`) before its closing brace.
+    ///
+    /// Written as bytes into one buffer, as `JSONValue`'s serialization would write it: a streaming host writes one per quote,
+    /// and String's appends of the dozen pieces cost more than the rest of the quote's path together.
+    package static func writeJSON(_ quote: Quote, amount: String?, to bytes: inout [UInt8], moreMembers: (inout [UInt8]) -> Void) {
+        bytes.reserveCapacity(bytes.count + 256)
+        bytes.appendUTF8(#"{"asset":"#)
+        JSONValue.appendQuoted(quote.asset, to: &bytes)
+        bytes.appendUTF8(#","currency":"#)
+        JSONValue.appendQuoted(quote.currency, to: &bytes)
+        bytes.appendUTF8(#","amount":"#)
+        JSONValue.appendQuoted(amount ?? DecimalAmount.format(quote.amount), to: &bytes)
+        bytes.appendUTF8(#","provider":"#)
+        JSONValue.appendQuoted(quote.provider, to: &bytes)
+        bytes.appendUTF8(#","timestamp":"#)
+        JSONValue.appendQuoted(ISO8601Timestamp.format(quote.timestamp), to: &bytes)
+        moreMembers(&bytes)
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// `watch --format json`'s line for a failure: the asset, currency, `error` and when.

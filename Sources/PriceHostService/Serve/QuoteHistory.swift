@@ -56,16 +56,18 @@ package final class QuoteHistory: Sendable {
         var lastUpdate: UInt64 = 0
 
         /// The time and price of the last ``QuoteHistory/remembered`` quotes recorded, those a later one replaced too.
-        var recent: [(timestamp: Date, amount: Decimal)] = []
+        /// The price as its canonical text: equal texts, equal amounts, compared without `Decimal`'s arithmetic
+        /// (a feed's tickers often share a time, and this ran for each of them 16 times).
+        var recent: [(timestamp: Date, amount: String)] = []
         var recentCount = 0
 
         /// Keeps `point` unless it is a quote already recorded; false when it was one.
-        mutating func record(_ point: Point, capacity: Int) -> Bool {
-            guard !recent.contains(where: { $0.timestamp == point.timestamp && $0.amount == point.amount }) else { return false }
+        mutating func record(_ point: Point, amountText: String, capacity: Int) -> Bool {
+            guard !recent.contains(where: { $0.timestamp == point.timestamp && $0.amount == amountText }) else { return false }
             if recent.count < QuoteHistory.remembered {
-                recent.append((point.timestamp, point.amount))
+                recent.append((point.timestamp, amountText))
             } else {
-                recent[recentCount % QuoteHistory.remembered] = (point.timestamp, point.amount)
+                recent[recentCount % QuoteHistory.remembered] = (point.timestamp, amountText)
             }
             recentCount += 1
             if !points.isEmpty, Self.second(of: point.receivedAt) == Self.second(of: points[(appended - 1) % points.count].receivedAt) {
@@ -108,8 +110,10 @@ package final class QuoteHistory: Sendable {
     }
 
     /// Keeps `quote`, got from `source` at `receivedAt`. False when it is a quote already recorded.
+    /// - Parameter amountText: `DecimalAmount.format(quote.amount)`, when the caller has it already.
     @discardableResult
-    package func record(_ quote: Quote, source: QuoteSource, receivedAt: Date) -> Bool {
+    package func record(_ quote: Quote, amount amountText: String? = nil, source: QuoteSource, receivedAt: Date) -> Bool {
+        let amountText = amountText ?? DecimalAmount.format(quote.amount)
         let series = Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
         let point = Point(amount: quote.amount, source: source, timestamp: quote.timestamp, receivedAt: receivedAt)
         return state.withLock { state in
@@ -119,7 +123,7 @@ package final class QuoteHistory: Sendable {
                 state.rings[oldest] = nil
                 state.evicted += 1
             }
-            let kept = state.rings[series, default: Ring()].record(point, capacity: capacity)
+            let kept = state.rings[series, default: Ring()].record(point, amountText: amountText, capacity: capacity)
             if kept { state.rings[series]?.lastUpdate = state.updates }
             return kept
         }

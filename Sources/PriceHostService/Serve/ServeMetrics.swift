@@ -69,9 +69,9 @@ package final class ServeMetrics: FetchObserver {
     /// Keeps `quote`, got from `source` at `receivedAt`, in the history and the price gauges, unless it is one already kept.
     /// - Parameter amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
     package func record(_ quote: Quote, amount text: String? = nil, source: QuoteSource, receivedAt: Date) {
-        guard history.record(quote, source: source, receivedAt: receivedAt) else { return }
-        let series = QuoteHistory.Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
         let amount = text ?? DecimalAmount.format(quote.amount)
+        guard history.record(quote, amount: amount, source: source, receivedAt: receivedAt) else { return }
+        let series = QuoteHistory.Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
         state.withLock { state in
             state.quoteUpdates += 1
             if state.quotes[series] == nil, state.quotes.count >= quoteSeriesLimit,

@@ -37,7 +37,7 @@ extension ServeRouter {
         return { deliver in
             feeds.subscribe(provider: provider, pair: pair) { update in
                 metrics.record(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt)
-                deliver("data: \(update.json)\n\n", update.fleetEvent.map { EventID(epoch: $0.epoch, sequence: $0.sequence) })
+                deliver(update.json(between: "data: ", and: "\n\n"), update.fleetEvent.map { EventID(epoch: $0.epoch, sequence: $0.sequence) })
             }
         }
     }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// One SSE topic's recent events, for clients that reconnect with `Last-Event-ID`:
 /// those of the last ``retention``, at most ``capacity``.
 struct StreamHistory: Sendable {
@@ -43,6 +45,19 @@ struct StreamHistory: Sendable {
     /// True when nothing in it could still be asked for at `now`.
     func isExpired(at now: ContinuousClock.Instant) -> Bool {
         ordered.last.map { now - $0.at >= Self.retention } ?? true
+    }
+
+    /// Whether `event`, past its first line (the `id:`), is `body`: compared as bytes, since the
+    /// hub asks it of every pushed event, and comparing the two as Substrings cost more than making the event.
+    static func body(of event: String, is body: String) -> Bool {
+        var event = event, body = body
+        return event.withUTF8 { event in
+            body.withUTF8 { body in
+                guard let newline = event.firstIndex(of: UInt8(ascii: "\n")), event.count - newline - 1 == body.count else { return false }
+                guard let start = event.baseAddress, let other = body.baseAddress else { return body.isEmpty }
+                return memcmp(start + newline + 1, other, body.count) == 0
+            }
+        }
     }
 
     private var ordered: [(sequence: UInt64, event: String, at: ContinuousClock.Instant)] {

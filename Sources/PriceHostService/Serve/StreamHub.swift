@@ -250,23 +250,24 @@ package final class StreamHub: Sendable {
     /// which a topic made again from its kept history already has) is not sent twice.
     private func publish(_ body: String, on key: TopicKey, id: Int, fleetID: EventID? = nil, pushed: Bool = false) -> Bool {
         state.withLock { state in
-            // What is checked is read in one expression, so no copy of the topic outlives it: the history is
-            // then appended to in place (a copy held while appending would copy all 600 events every time).
-            guard let (topicID, lastFleet, newest) = state.topics[key].map({ ($0.id, $0.lastFleetEvent, $0.history.newest) }),
-                  topicID == id else { return false }
+            // The topic is found once (its key hashes four strings) and changed in place through its index: the
+            // history is appended to without a copy of the topic (which would copy all 600 events every time).
+            guard let topic = state.topics.index(forKey: key), state.topics.values[topic].id == id else { return false }
+            let newest = state.topics.values[topic].history.newest
             if let fleetID {
-                if let lastFleet, lastFleet.epoch == fleetID.epoch, lastFleet.sequence >= fleetID.sequence { return true }
+                if let lastFleet = state.topics.values[topic].lastFleetEvent, lastFleet.epoch == fleetID.epoch,
+                   lastFleet.sequence >= fleetID.sequence { return true }
                 if newest?.event.hasPrefix("id: \(fleetID.text)\n") == true { return true }
-                state.topics[key]?.lastFleetEvent = fleetID
-            } else if pushed, let newest, newest.event.drop(while: { $0 != "\n" }).dropFirst() == body[...] {
+                state.topics.values[topic].lastFleetEvent = fleetID
+            } else if pushed, let newest, StreamHistory.body(of: newest.event, is: body) {
                 return true
             }
             state.sequence += 1
             let shown = fleetID ?? EventID(epoch: epoch, sequence: state.sequence)
             let event = "id: \(shown.text)\n" + body
-            state.topics[key]?.history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: .now)
+            state.topics.values[topic].history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: .now)
             // Under the lock: every client gets events in the order of their ids.
-            for subscriber in state.topics[key]?.subscribers.values ?? [:].values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
+            for subscriber in state.topics.values[topic].subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
             return true
         }
     }
