@@ -43,9 +43,6 @@ public enum ChildGuardian {
         send("del \(group ? "-" : "")\(pid)\n")
     }
 
-    /// Whether the guardian runs (it could not start where /bin/sh cannot be spawned).
-    public static var guardianIsRunning: Bool { channel != nil }
-
     private static func send(_ line: String) {
         guard let channel else { return }
         var bytes = Array(line.utf8)

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PriceHostCore
 
 extension FleetFeeds {
@@ -7,7 +6,7 @@ extension FleetFeeds {
     /// has not run yet (no /v1/stream client so far), and at start.
     @discardableResult
     package func loadFleetEpoch() async -> UInt64? {
-        let now = String(Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        let now = String(Self.nowMilliseconds())
         if let replies = try? await client.perform([.command(["SET", FleetFeedCodec.epochKey, now, "NX"]), .command(["GET", FleetFeedCodec.epochKey])]),
            replies.count == 2 {
             learnEpoch(from: replies[1])

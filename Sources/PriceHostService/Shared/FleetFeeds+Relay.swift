@@ -52,17 +52,13 @@ extension FleetFeeds {
                                    String(FleetFeedCodec.keptEvents), Self.milliseconds(FleetFeedCodec.retention)])
     }
 
-    private static func nowMilliseconds() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded())
-    }
-
     /// Every instance's side: an event on a provider's channel, delivered to that pair's listeners.
     func arrived(channel: String, payload: [UInt8]) {
         let prefix = FleetFeedCodec.channel(database: database, provider: "")
         guard channel.hasPrefix(prefix) else { return }
         let provider = String(channel.dropFirst(prefix.count))
         guard let event = FleetFeedCodec.decode(payload, provider: provider, epoch: fleetEpoch) else { return }
-        let lag = Double(Int64((Date().timeIntervalSince1970 * 1000).rounded()) - event.published) / 1000
+        let lag = Double(Self.nowMilliseconds() - event.published) / 1000
         state.withLock { $0.feeds[provider]?.counters.recordRelay(lagSeconds: lag) }
         deliver(event.update, provider: provider, sequence: event.sequence)
     }

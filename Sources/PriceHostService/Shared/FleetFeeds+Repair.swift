@@ -1,4 +1,3 @@
-import FoundationEssentials
 import PriceHostCore
 import ProviderABI
 
@@ -20,7 +19,7 @@ extension FleetFeeds {
     /// (another instance may have repaired it meanwhile), then calls ``streamAlone(_:refused:message:key:)``.
     func repair(_ provider: String, refused what: String, message: String, keys: [(key: String, kind: KeyKind)]) async -> Bool {
         metrics.redisFailed()
-        let now = String(Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        let now = String(Self.nowMilliseconds())
         let calls: [RedisCall] = [.script(.repair, keys: keys.map(\.key) + [FleetFeedCodec.epochKey], arguments: keys.map(\.kind.rawValue) + [now]),
                                   .command(["GET", FleetFeedCodec.epochKey])]
         var deleted: [String] = []

@@ -179,7 +179,7 @@ package final class FleetFeeds: QuoteFeeds {
         let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
         let pairsKey = FleetFeedCodec.pairsKey(provider: provider)
         var calls: [RedisCall] = wanted.isEmpty ? [] : [.command(["SADD", pairsKey] + wanted.map(\.pair)), .command(["PEXPIRE", pairsKey, "60000"])]
-        let now = String(Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        let now = String(Self.nowMilliseconds())
         calls += [.command(["SET", FleetFeedCodec.epochKey, now, "NX"]), .command(["GET", FleetFeedCodec.epochKey])]
         calls.append(.script(.holdLease, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token, Self.milliseconds(Self.lease)]))
         calls.append(.command(["SMEMBERS", pairsKey]))
@@ -240,6 +240,11 @@ package final class FleetFeeds: QuoteFeeds {
         if holding {
             _ = try? await client.perform(.script(.release, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token]))
         }
+    }
+
+    /// Now, in milliseconds since 1970: the fleet's times (published, epochs, repairs).
+    static func nowMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
     }
 
     static func milliseconds(_ duration: Duration) -> String {

@@ -56,16 +56,16 @@ extension JSONValue {
 
     /// Appends `text`'s UTF-8 as ``quoted(_:)`` writes it (a streaming host writes five a quote, into one buffer).
     package static func appendQuoted(_ text: String, to output: inout [UInt8]) {
-        var text = text
-        let plain = text.withUTF8 { bytes in bytes.allSatisfy(isPlain) }
-        guard plain else { return output.appendUTF8(quoted(text)) }
+        guard needsNoEscape(text) else { return output.appendUTF8(quoted(text)) }
         output.append(UInt8(ascii: "\""))
         output.appendUTF8(text)
         output.append(UInt8(ascii: "\""))
     }
 
+    /// Whether `text` has no byte ``quoted(_:)`` escapes (read through its contiguous UTF-8).
     private static func needsNoEscape(_ text: String) -> Bool {
-        text.utf8.allSatisfy(isPlain)
+        var text = text
+        return text.withUTF8 { $0.allSatisfy(isPlain) }
     }
 
     private static func isPlain(_ byte: UInt8) -> Bool {
