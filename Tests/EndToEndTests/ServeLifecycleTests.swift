@@ -8,6 +8,25 @@ import Testing
 struct ServeLifecycleTests {
     static let withPeg = configJSON(plugins: ["libFileProvider.so", "libPegProvider.so"], extra: #",  "assets": {"USDC": {"provider": "peg"}}"#)
 
+    @Test func sigtermLeavesNoChildProcessAPluginStarted() throws {
+        // A plugin that leaves a process of its own running (sleep 120) from its entry.
+        let plugin = try Sandbox.testPlugin(["VARIANT_FORK"], name: "libServeFork.so")
+        let sandbox = try Sandbox(config: configJSON(plugins: [plugin]), files: ["prices.json": samplePrices])
+        defer { sandbox.remove() }
+        let server = try ServeProcess(sandbox)
+        defer { server.stop() }
+        let children = CheckTerminationTests.children(of: server.process.pid)
+        #expect(children.count == 1, "the plugin's process; serve starts none of its own")
+        #expect(server.stop() == 0, "\(server.process.standardError)")
+        // Bounded: 5 s in steps of 20 ms. A child killed by serve is reaped by it, and gone.
+        var left = children
+        for _ in 0..<250 where !left.isEmpty {
+            left = left.filter { CheckTerminationTests.processStatus($0).map { $0.state != "Z" } ?? false }
+            if !left.isEmpty { usleep(20_000) }
+        }
+        #expect(left.isEmpty, "serve's SIGTERM left \(left) running; stderr: \(server.process.standardError)")
+    }
+
     @Test func sighupServesANewPlugin() throws {
         let sandbox = try ServeTests.fileSandbox()
         defer { sandbox.remove() }

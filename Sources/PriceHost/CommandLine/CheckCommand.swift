@@ -1,3 +1,4 @@
+import ConcurrencyHelpers
 import ChildProcesses
 import Glibc
 import FoundationEssentials
@@ -27,15 +28,12 @@ struct CheckCommand: LoadsPlugins {
         guard let config = context.loadConfig(for: self, pluginPath: pluginPath) else { return .configOrPlugin }
         // No plugin is loaded in this process: each runs in a child of its own.
         let host = context.makeHost(config: config, plugins: plugins, computeHashes: true)
-        return check(host, executable: ExecutableLocation.path ?? CommandLine.arguments[0], context)
-    }
-
-    private func check(_ host: PluginHost, executable: String, _ context: CommandContext) -> ExitStatus {
-        let config = host.config, loader = host.loader, output = context.output, diagnostics = context.diagnostics
+        let executable = ExecutableLocation.path ?? CommandLine.arguments[0]
         // Each plugin runs in a probe, a child in a process group of its own: a check that is
         // ended by a signal (a caller's timeout, Ctrl-C, a closed terminal) kills them, and what
         // they started, first, then exits with 128 + the signal, as a shell reports it.
-        let handled = SignalPipe.install([SIGTERM, SIGINT, SIGHUP]) { number in
+        let group = ServiceGroup(services: [], signals: context.signals, stopSignals: [SIGTERM, SIGINT, SIGHUP]) { ending in
+            guard case .signal(let number) = ending else { return }
             // Holding the data channel: with its probes killed, check would otherwise go on to
             // print its report and exit 3 before this exit.
             LineOutput.standardOutput.endingProcess {
@@ -43,10 +41,22 @@ struct CheckCommand: LoadsPlugins {
                 _exit(128 + number)
             }
         }
-        guard handled else {
-            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
+        let status = Lock(ExitStatus.success)
+        do {
+            // The probes are waited for on a thread of their own, off Swift concurrency's pool.
+            _ = try await group.run { _ in
+                let checked = await DetachedThread.run { check(host, executable: executable, context) }
+                status.withLock { $0 = checked }
+            }
+        } catch {
+            context.diagnostics.error(error.description)
             return .configOrPlugin
         }
+        return status.withLock { $0 }
+    }
+
+    private func check(_ host: PluginHost, executable: String, _ context: CommandContext) -> ExitStatus {
+        let config = host.config, loader = host.loader, output = context.output, diagnostics = context.diagnostics
         if let plugin = pluginPath {
             return conformance(of: FilePath.absolute(plugin, relativeTo: FilePath.currentDirectory), host, executable: executable, context)
         }

@@ -9,10 +9,12 @@ struct CommandContext: Sendable {
     /// One line of data on stdout.
     let output: @Sendable (String) -> Void
     let diagnostics: Diagnostics
+    /// Where a command's ``ServiceGroup`` learns of signals: the process's, or a test's.
+    var signals: any SignalSource = ProcessSignals()
 
     /// The same, with other diagnostics.
     func with(diagnostics: Diagnostics) -> CommandContext {
-        CommandContext(environment: environment, output: output, diagnostics: diagnostics)
+        CommandContext(environment: environment, output: output, diagnostics: diagnostics, signals: signals)
     }
 }
 

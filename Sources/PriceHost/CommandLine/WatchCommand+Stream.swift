@@ -40,30 +40,38 @@ extension WatchCommand {
         }
 
         let stop = StopFlag()
-        guard Self.handleSignals(stop) else {
-            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
-            return .fetchFailed
-        }
         let printer = StreamPrinter(format: format, limit: ticks, output: context.output, stop: stop)
-        if format == .csv { context.output(quotes.aggregateMedian ? AggregateFormatter.header : StreamFormatter.header) }
-        var subscriptions: [FeedSubscription] = []
-        for route in routes {
-            let pair = QuoteRequest(asset: route.asset, currency: currency)
-            let median = quotes.aggregateMedian
-                ? StreamMedian(pair: pair, providers: route.providers, config: config, printer: printer) : nil
-            for provider in route.providers {
-                let subscription = feeds.subscribe(provider: provider, pair: pair) { update in
-                    if let median { median.take(update) } else { printer.print(StreamFormatter.line(update, format: format)) }
-                }
-                if let subscription { subscriptions.append(subscription) }
+        let header = format == .csv ? (quotes.aggregateMedian ? AggregateFormatter.header : StreamFormatter.header) : nil
+        let subscriptions = Lock<[FeedSubscription]>([])
+        let services: [any Service] = [
+            ServiceStep("the feeds") { await feeds.stop() },
+            ServiceStep("the subscriptions", run: { [routes] in
+                // Once the signals are handled, as every line after it.
+                if let header { context.output(header) }
+                for route in routes { subscriptions.withLock { $0 += subscribe(route, currency: currency, feeds, config, printer) } }
+            }, shutdown: {
+                for subscription in subscriptions.withLock({ $0 }) { subscription.cancel() }
+            }),
+        ]
+        // watch's own work is to wait: the subscriptions print, until --ticks lines or a stop signal.
+        return await Self.run(ServiceGroup(services: services, signals: context.signals, onStop: Self.onStop(stop)), context) { _ in
+            while !stop.isSet {
+                try? await Task.sleep(for: .milliseconds(50))
             }
         }
-        while !stop.isSet {
-            try? await Task.sleep(for: .milliseconds(50))
+    }
+
+    /// Subscribes `route`'s pair from each of its providers: each update printed, or taken into its median.
+    private func subscribe(_ route: QuoteService.Route, currency: String, _ feeds: any QuoteFeeds, _ config: Config,
+                           _ printer: StreamPrinter) -> [FeedSubscription] {
+        let pair = QuoteRequest(asset: route.asset, currency: currency)
+        let median = quotes.aggregateMedian ? StreamMedian(pair: pair, providers: route.providers, config: config, printer: printer) : nil
+        let format = format
+        return route.providers.compactMap { provider in
+            feeds.subscribe(provider: provider, pair: pair) { update in
+                if let median { median.take(update) } else { printer.print(StreamFormatter.line(update, format: format)) }
+            }
         }
-        for subscription in subscriptions { subscription.cancel() }
-        await feeds.stop()
-        return .success
     }
 }
 

@@ -43,14 +43,29 @@ struct WatchCommand: LoadsPlugins {
     }
 
     private func watch(_ host: PluginHost, _ context: CommandContext) async -> ExitStatus {
-        let config = host.config, catalog = host.catalog, container = host.container
-        let output = context.output, diagnostics = context.diagnostics
         let stop = StopFlag()
-        guard Self.handleSignals(stop) else {
-            diagnostics.error("cannot handle signals: \(String(cString: strerror(errno)))")
+        // No services: the ticks are watch's own work, and fetches end with them.
+        return await Self.run(ServiceGroup(services: [], signals: context.signals, onStop: Self.onStop(stop)), context) { _ in
+            await ticks(host, stop, context)
+        }
+    }
+
+    /// Runs `group` with `body` as the command's work.
+    /// - Returns: 0 once it stopped; 1 when it could not start (said in one line).
+    static func run(_ group: ServiceGroup, _ context: CommandContext, _ body: @escaping @Sendable (ServiceGroup) async -> Void) async -> ExitStatus {
+        do {
+            _ = try await group.run(body)
+            return .success
+        } catch {
+            context.diagnostics.error(error.description)
             return .fetchFailed
         }
+    }
 
+    /// Fetches and prints every `--interval` until `--ticks` or `stop`.
+    private func ticks(_ host: PluginHost, _ stop: StopFlag, _ context: CommandContext) async {
+        let config = host.config, catalog = host.catalog, container = host.container
+        let output = context.output, diagnostics = context.diagnostics
         for failure in catalog.report.failures { diagnostics.warning(failure.description) }
         var rescans = catalog.startRescanning()
         let service = QuoteService(container: container, catalog: catalog, warn: { [diagnostics] in diagnostics.warning($0) })
@@ -78,7 +93,6 @@ struct WatchCommand: LoadsPlugins {
             if let ticks = ticks, tick >= ticks { break }
             await sleep(jittered: intervalMilliseconds, unless: stop)
         }
-        return .success
     }
 
     private func emitQuotes(_ results: [Result<Quote, any Error>], currency: String, unless stop: StopFlag, _ context: CommandContext) {
@@ -126,13 +140,13 @@ struct WatchCommand: LoadsPlugins {
         }
     }
 
-    /// SIGINT and SIGTERM set `stop`; a tick still running a second later is cut
+    /// A stop signal (SIGINT, SIGTERM) sets `stop`; a tick still running a second later is cut
     /// short by exiting between two lines (output holds its lock while writing one).
-    /// Through ``SignalPipe``, the one owner of signals, as `serve` and `check` do.
-    /// - Returns: false when the signals cannot be handled (out of descriptors or threads).
-    static func handleSignals(_ stop: StopFlag) -> Bool {
-        SignalPipe.install([SIGINT, SIGTERM]) { _ in
+    /// `--ticks` reached sets it too, and ends the run as it is.
+    static func onStop(_ stop: StopFlag) -> @Sendable (ServiceGroup.Ending) -> Void {
+        { ending in
             stop.set()
+            guard case .signal = ending else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.9) {
                 LineOutput.standardOutput.exitBetweenLines(status: 0)
             }

@@ -26,4 +26,12 @@ package enum DetachedThread {
         if started != 0 { Unmanaged<Body>.fromOpaque(context).release() }
         return started == 0
     }
+
+    /// Runs blocking `body` on a thread of its own, off Swift concurrency's pool, and returns its value
+    /// (on the caller's thread, when no thread could be made).
+    package static func run<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            if !start({ continuation.resume(returning: body()) }) { continuation.resume(returning: body()) }
+        }
+    }
 }

@@ -1,0 +1,161 @@
+import ConcurrencyHelpers
+import Glibc
+import PriceHostCore
+
+/// `pricehost serve` as one application: it owns what is served (the generation: config,
+/// plugins, fetchers, feeds, fleet), its lifecycle (``run()``: start, SIGHUP's ``ServeReload``,
+/// shutdown) and the parts it runs, each a ``Service`` of one ``ServiceGroup``:
+///
+/// | order | service | shut down by |
+/// | --- | --- | --- |
+/// | 0 | child processes a plugin left (`pricehost serve` only) | ``ChildReaper/stopAll(within:)``: SIGTERM, then SIGKILL after 1 s |
+/// | 1 | the fleet's Redis client (with `shared`) | ``SharedFleet/shutdown()`` of every fleet still served |
+/// | 2 | the feeds (providers with `"stream": true`) | ``QuoteFeeds/stop()`` |
+/// | 3 | the SSE hub's tickers | ``StreamHub/stop()`` |
+/// | 4 | the listener and its connections | ``ServeServer/drain(within:)`` |
+///
+/// The group stops them in the reverse order: requests in flight finish while the feeds and
+/// the fleet still work; then the tickers, the feeds and Redis go.
+package final class ServeApplication: Sendable {
+    /// What the command line gives.
+    package struct Options: Sendable {
+        /// `--listen`: overrides `serve.listen`.
+        package var listen: ListenAddress?
+        package var environment: [String: String]
+        package var diagnostics: Diagnostics
+        package var signals: any SignalSource = ProcessSignals()
+        /// How long requests in flight get to finish after SIGTERM.
+        package var drainLimit: Duration = .seconds(5)
+        /// Children left running (a plugin's) are stopped last: the executable's own run. Off for an
+        /// application run inside another program (a test), whose other children are not serve's.
+        package var stopsChildren = false
+        /// Told the address once the server listens (tests; the log line says it to people).
+        package var listening: @Sendable (ListenAddress) -> Void = { _ in }
+
+        package init(listen: ListenAddress?, environment: [String: String], diagnostics: Diagnostics) {
+            self.listen = listen
+            self.environment = environment
+            self.diagnostics = diagnostics
+        }
+    }
+
+    /// How a run ended, for the exit status.
+    package enum Outcome: Sendable, Equatable {
+        /// Stopped by a signal, after draining.
+        case stopped
+        /// The config cannot be served; each line said why.
+        case refused
+        /// Nothing listens: the address, the accepting thread or the signals failed (said in one line).
+        case listenFailed
+    }
+
+    private let config: Config
+    private let assembly: any ServeAssembly
+    private let options: Options
+
+    package init(config: Config, assembly: any ServeAssembly, options: Options) {
+        self.config = config
+        self.assembly = assembly
+        self.options = options
+    }
+
+    /// The fleet's side of this instance when `shared` is configured: it starts connecting to Redis.
+    static func makeFleet(_ settings: SharedSettings?, metrics: ServeMetrics, _ diagnostics: Diagnostics) -> SharedFleet? {
+        settings.map { SharedFleet(settings: $0, metrics: metrics.shared, diagnostics: diagnostics) }
+    }
+
+    /// Serves until SIGTERM or SIGINT; SIGHUP reloads.
+    package func run() async -> Outcome {
+        let diagnostics = options.diagnostics
+        if let problem = config.serve.tokenProblem ?? config.sharedProblem {
+            diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
+            return .refused
+        }
+        let metrics = ServeMetrics()
+        let fleet = Self.makeFleet(config.shared, metrics: metrics, diagnostics)
+        let generation: ServeGeneration
+        switch assembly.makeGeneration(config, metrics: metrics, fleet: fleet, feeds: nil) {
+        case .success(let made): generation = made
+        case .failure(let refusal):
+            fleet?.shutdown()
+            for line in refusal.lines { diagnostics.error(line) }
+            return .refused
+        }
+        for failure in generation.catalog.report.failures { diagnostics.warning(failure.description) }
+        let address = options.listen ?? config.serve.listen
+        if !address.isLoopback, config.serve.token == nil {
+            diagnostics.warning("serving on \(address), beyond this machine, without a token: anyone who can reach it can use it; set serve.token (e.g. \"${PRICEHOST_TOKEN}\")")
+        }
+        let server: ServeServer
+        do {
+            server = try ServeServer(address: address, limits: ServeServer.Limits(config.serve))
+        } catch {
+            fleet?.shutdown()
+            await generation.feeds?.stop()
+            diagnostics.error(error.description)
+            return .listenFailed
+        }
+        let state = ServeState(generation)
+        let services = makeServices(state: state, metrics: metrics, server: server)
+        let reload = ServeReload(assembly: assembly, metrics: metrics, diagnostics: diagnostics, listenGiven: options.listen != nil)
+        let environment = options.environment
+        let group = ServiceGroup(services: services, signals: options.signals, handlers: [SIGHUP: { _ in
+            // One signal at a time, on the signal thread: reloads never overlap.
+            SystemdNotifier.notify("RELOADING=1", environment: environment)
+            reload.reload(state, listeningOn: server.address)
+            SystemdNotifier.notify("READY=1", environment: environment)
+        }], onStop: { _ in SystemdNotifier.notify("STOPPING=1", environment: environment) })
+        let listening = options.listening
+        do {
+            // No body: serve's work is its services', until a stop signal.
+            _ = try await group.run(whenStarted: {
+                // Only once the signals are handled: a SIGHUP sent on reading this line must reload, not kill.
+                // Always printed: with port 0 it is the only way to learn the port.
+                LineOutput.standardError.writeLine("pricehost: serving on http://\(server.address)")
+                SystemdNotifier.notify("READY=1\nMAINPID=\(getpid())", environment: environment)
+                listening(server.address)
+            })
+        } catch {
+            diagnostics.error(error.description)
+            return .listenFailed
+        }
+        return .stopped
+    }
+
+    /// serve's parts, in the order they start (the table above).
+    private func makeServices(state: ServeState, metrics: ServeMetrics, server: ServeServer) -> [any Service] {
+        let diagnostics = options.diagnostics, drainLimit = options.drainLimit
+        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) },
+                            fleetEpoch: { ServeRouter.fleetEpoch(state: state) },
+                            fleetBacklog: { topic, after in ServeRouter.fleetBacklog(for: topic, after: after, state: state) }) { topic in
+            await ServeRouter.event(for: topic, state: state)
+        }
+        let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })
+        let accessLog = diagnostics.isLogging(.info)
+        let children: [any Service] = options.stopsChildren ? [ServiceStep("child processes") {
+            let killed = await DetachedThread.run { ChildReaper.stopAll(within: .seconds(1)) }
+            if !killed.isEmpty { diagnostics.warning("child process(es) \(killed.map(String.init).joined(separator: ", ")) ignored SIGTERM for 1 s; killed") }
+        }] : []
+        return children + [
+            // A fleet a reload replaced was shut down then; the one served now is shut down here.
+            ServiceStep("the fleet's Redis client") { state.current.fleet?.shutdown() },
+            ServiceStep("the feeds") { await state.current.feeds?.stop() },
+            ServiceStep("the stream hub") { hub.stop() },
+            ServiceStep("the listener", run: { () throws(ServiceError) in
+                let started = server.start(handler: { router.answer($0) }, finished: { request, route, status, milliseconds in
+                    metrics.request(route: route, status: status)
+                    guard accessLog else { return }
+                    let tenths = Int((milliseconds * 10).rounded())
+                    diagnostics.log(.info, "\(request?.method ?? "-") \(request?.path ?? "-") \(status) \(tenths / 10).\(tenths % 10) ms")
+                })
+                guard started else { throw ServiceError("the accepting thread: \(String(cString: strerror(errno)))") }
+            }, shutdown: {
+                // Off the cooperative pool: requests in flight need it to finish.
+                let drained = await DetachedThread.run { server.drain(within: drainLimit) }
+                if !drained {
+                    diagnostics.warning("\(server.openConnectionCount) connection(s) still open \(drainLimit) after the stop signal; closing them")
+                }
+            }),
+        ]
+    }
+}
