@@ -108,7 +108,7 @@ struct ArchitectureTests {
         #expect(!paths.exists("Networking/Curl/CurlTransport"))
         #expect(!paths.exists("Sources/PriceHostCore/Loader/NoSuchFile*.swift"))
         #expect(paths.pathPrefix(of: "Loader/ProviderCatalog.load(until: [\"coinbase\"])") == "Loader/ProviderCatalog.load")
-        #expect(paths.pathPrefix(of: "ws://") == nil)
+        #expect(paths.pathPrefix(of: "ws://") == nil && paths.pathPrefix(of: "HTTP/1.1") == nil)
         #expect(DocumentPaths.linkTargets(in: "see [serve](serve.md#the-board) and [x](https://example.com)") == ["serve.md#the-board", "https://example.com"])
     }
 }

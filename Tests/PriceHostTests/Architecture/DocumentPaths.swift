@@ -60,8 +60,12 @@ struct DocumentPaths {
     /// The path at the start of a code span, when it starts with a top folder or a source folder.
     func pathPrefix(of span: String) -> String? {
         let path = String(span.prefix { $0.isLetter || $0.isNumber || "/_+*.-".contains($0) })
-        guard let first = path.split(separator: "/").first, path.contains("/") else { return nil }
-        return Self.topFolders.contains(String(first)) || sourceFolders.contains(String(first)) ? path : nil
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard components.count > 1, let first = components.first else { return nil }
+        if Self.topFolders.contains(String(first)) { return path }
+        // `HTTP/1.1` is a protocol, not the folder HTTP: a file or folder name starts with a letter.
+        guard sourceFolders.contains(String(first)), components[1].isEmpty || components[1].first?.isLetter == true else { return nil }
+        return path
     }
 
     /// Whether `path` names something that exists: a file or folder from the root (for a
