@@ -46,7 +46,9 @@ let package = Package(
         // the HTTP transport (libcurl, dlopen()ed) and each provider's policy around it;
         .target(name: "PriceHostHTTP", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CCurl"]),
         // the service: serve, and the Redis fleet;
-        .target(name: "PriceHostService", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "Injection", "ProviderABI"]),
+        // The board's script and style are .js and .css files, embedded at build time as bytes (no bundle, no Foundation).
+        .target(name: "PriceHostService", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "Injection", "ProviderABI"],
+                resources: [.embedInCode("Serve/Board/board.js"), .embedInCode("Serve/Board/board.css")]),
         // the commands, their output and the wiring; and the thin main.
         .target(name: "PriceHost", dependencies: ["PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses",
                                                  "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),

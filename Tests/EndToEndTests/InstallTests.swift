@@ -85,7 +85,7 @@ struct InstallTests {
         #expect(install.status == 0, "\(install)")
         let kit = prefix.file("share/pricehost/sdk")
         #expect(FileManager.default.fileExists(atPath: kit + "/Sources/CProviderABI/include/pricehost_plugin.h"))
-        #expect(FileManager.default.fileExists(atPath: kit + "/Sources/ProviderABI/PluginExport.swift"))
+        #expect(FileManager.default.fileExists(atPath: kit + "/Sources/ProviderABI/Plugin/PluginExport.swift"))
 
         let work = try TemporaryDirectory()
         defer { work.remove() }

@@ -25,21 +25,18 @@ struct FetchCommand: LoadsPlugins {
         for failure in service.catalog.report.failures { diagnostics.warning(failure.description) }
         let config = service.config
 
-        var routes: [QuoteService.Route] = []
+        let routing = service.routes(for: quotes.assets, explicitProviders: quotes.providers)
         var routingStatus: ExitStatus?
-        for asset in quotes.assets {
-            do {
-                routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
-            } catch {
-                // What the user typed is a usage error; what the config or a plugin says is not.
-                diagnostics.error(error.message(providersNamedBy: QuoteOptions.providerSource))
-                switch error {
-                case .unknownProvider, .noProvider: routingStatus = routingStatus ?? .usage
-                case .config: routingStatus = .configOrPlugin
-                }
+        for (_, error) in routing.failures {
+            // What the user typed is a usage error; what the config or a plugin says is not.
+            diagnostics.error(error.message(providersNamedBy: QuoteOptions.providerSource))
+            switch error {
+            case .unknownProvider, .noProvider: routingStatus = routingStatus ?? .usage
+            case .config: routingStatus = .configOrPlugin
             }
         }
         if let routingStatus { return routingStatus }
+        let routes = routing.routes
 
         let currency = quotes.currency ?? config.defaultCurrency
         if quotes.aggregateMedian { return await aggregate(routes, currency: currency, service, context) }

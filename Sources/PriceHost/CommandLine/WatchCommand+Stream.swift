@@ -18,16 +18,13 @@ extension WatchCommand {
         for failure in host.catalog.report.failures { diagnostics.warning(failure.description) }
         let service = QuoteService(container: host.container, catalog: host.catalog, warn: { [diagnostics] in diagnostics.warning($0) })
         let currency = quotes.currency ?? config.defaultCurrency
-        var routes: [QuoteService.Route] = []
-        for asset in quotes.assets {
-            do {
-                routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
-            } catch {
-                diagnostics.error(error.message(providersNamedBy: QuoteOptions.providerSource))
-                if case .config = error { return .configOrPlugin }
-                return .usage
-            }
+        let routing = service.routes(for: quotes.assets, explicitProviders: quotes.providers)
+        if let error = routing.failures.first?.error {
+            diagnostics.error(error.message(providersNamedBy: QuoteOptions.providerSource))
+            if case .config = error { return .configOrPlugin }
+            return .usage
         }
+        let routes = routing.routes
         let feeds = CompositionRoot.makeFeeds(catalog: host.catalog, container: host.container, config: config, diagnostics: diagnostics,
                                               libcurl: context.environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
         let withoutFeed = Set(routes.flatMap(\.providers)).filter { !feeds.hasFeed($0) }.sorted()

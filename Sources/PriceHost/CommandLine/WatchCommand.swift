@@ -77,14 +77,11 @@ struct WatchCommand: LoadsPlugins {
         while !stop.isSet {
             tick += 1
             if tick > 1 { catalog.rescan(&rescans, diagnostics: diagnostics) }
-            var routes: [QuoteService.Route] = []
-            for asset in quotes.assets {
-                do {
-                    routes.append(try service.route(asset: asset, explicitProviders: quotes.providers))
-                } catch {
-                    emitFailure(asset: asset, currency: currency, message: error.message(providersNamedBy: QuoteOptions.providerSource), context)
-                }
+            let routing = service.routes(for: quotes.assets, explicitProviders: quotes.providers)
+            for (asset, error) in routing.failures {
+                emitFailure(asset: asset, currency: currency, message: error.message(providersNamedBy: QuoteOptions.providerSource), context)
             }
+            let routes = routing.routes
             if quotes.aggregateMedian {
                 await emitAggregates(service.aggregate(routes, currency: currency), currency: currency, unless: stop, context)
             } else {

@@ -36,6 +36,35 @@ extension QuoteService {
         })
     }
 
+    /// Routes each of `assets` (``route(asset:explicitProviders:)``), in the order given: the one
+    /// routing loop of `fetch`, `watch`, `watch --stream` and `/v1/prices`. Each decides what a
+    /// failure means to it (a usage error, a failure line, a 400).
+    package func routes(for assets: [String], explicitProviders: [String]?) -> Routing {
+        Routing(results: assets.map { asset in
+            do throws(RoutingError) {
+                return (asset, .success(try route(asset: asset, explicitProviders: explicitProviders)))
+            } catch {
+                return (asset, .failure(error))
+            }
+        })
+    }
+
+    /// Each asset's route or routing error, in the order asked.
+    package struct Routing {
+        /// One per asset asked.
+        package let results: [(asset: String, result: Result<Route, RoutingError>)]
+
+        /// The routes found, in order.
+        package var routes: [Route] {
+            results.compactMap { if case .success(let route) = $0.result { route } else { nil } }
+        }
+
+        /// The assets that could not be routed, and why, in order.
+        package var failures: [(asset: String, error: RoutingError)] {
+            results.compactMap { if case .failure(let error) = $0.result { ($0.asset, error) } else { nil } }
+        }
+    }
+
     /// Every provider that routing `assets` can involve, so that a fetch loads
     /// only the plugins it needs; `nil` when an asset has no provider at all
     /// (routing will say so, after every plugin has been loaded).

@@ -34,15 +34,52 @@ package struct PrometheusWriter {
         text += "\(name)\(rendered) \(value)\n"
     }
 
+    /// One sample per key of `counts`, sorted by key, each labelled `label="key"`.
+    package mutating func samples(_ name: String, label: String, _ counts: [String: Int]) {
+        for (key, count) in counts.sorted(by: { $0.key < $1.key }) { sample(name, [(label, key)], String(count)) }
+    }
+
     /// A histogram's samples for one label set: cumulative buckets, `+Inf`, sum and count.
-    package mutating func histogram(_ name: String, _ labels: [(String, String)], bounds: [Double], counts: [Int], sum: Double, count: Int) {
+    package mutating func histogram(_ name: String, _ labels: [(String, String)], _ histogram: PrometheusHistogram) {
         var cumulative = 0
-        for (index, bound) in bounds.enumerated() {
-            cumulative += counts[index]
+        for (index, bound) in histogram.bounds.enumerated() {
+            cumulative += histogram.counts[index]
             sample(name + "_bucket", labels + [("le", "\(bound)")], String(cumulative))
         }
-        sample(name + "_bucket", labels + [("le", "+Inf")], String(count))
-        sample(name + "_sum", labels, "\(sum)")
-        sample(name + "_count", labels, String(count))
+        sample(name + "_bucket", labels + [("le", "+Inf")], String(histogram.count))
+        sample(name + "_sum", labels, "\(histogram.sum)")
+        sample(name + "_count", labels, String(histogram.count))
+    }
+}
+
+/// What a Prometheus histogram keeps for one label set: how many observations fell in each
+/// bucket, their sum and their count. Every histogram of `/metrics` is one: fetch and Redis
+/// round-trip times, a feed's quote ages, a fleet feed's relay lag.
+package struct PrometheusHistogram: Sendable, Equatable {
+    /// The buckets' upper bounds, ascending.
+    package let bounds: [Double]
+    /// Observations per bucket: each is counted in the first bucket whose bound it does not
+    /// exceed (the exposition makes them cumulative), none in a bucket when above every bound.
+    package private(set) var counts: [Int]
+    /// The sum of the observations.
+    package private(set) var sum = 0.0
+    /// How many observations there were.
+    package private(set) var count = 0
+
+    package init(bounds: [Double]) {
+        self.bounds = bounds
+        counts = [Int](repeating: 0, count: bounds.count)
+    }
+
+    /// Counts one observation; a caller that wants no negative values clamps them first.
+    package mutating func record(_ value: Double) {
+        if let index = bounds.firstIndex(where: { value <= $0 }) { counts[index] += 1 }
+        sum += value
+        count += 1
+    }
+
+    /// Counts a duration, in seconds.
+    package mutating func record(_ duration: Duration) {
+        record(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
     }
 }

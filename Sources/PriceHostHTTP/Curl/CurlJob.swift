@@ -30,13 +30,3 @@ struct CurlJob: Sendable {
         package func set() { flag.store(true, ordering: .releasing) }
     }
 }
-
-/// What a provider's policy asks of one exchange.
-package struct TransferOptions: Sendable, Equatable {
-    /// The largest body accepted, counted after decoding; the transfer stops as soon as it is exceeded.
-    var maxResponseBytes: Int
-    /// Redirects followed within the same origin; 0 follows none.
-    var maxRedirects = 0
-    /// A CA bundle to trust instead of the system's.
-    var caFile: String?
-}

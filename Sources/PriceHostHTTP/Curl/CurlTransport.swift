@@ -11,7 +11,7 @@ import Synchronization
 ///   refused before the body is read, and the write callback stops the transfer
 ///   the moment the (decoded) body would pass it.
 /// - No redirect is followed unless the provider opts in (`followRedirects`),
-///   and then at most ``maxRedirects``, within the same origin (scheme, host,
+///   and then at most ``TransferOptions/redirectLimit``, within the same origin (scheme, host,
 ///   port), so that a plugin's headers (an API key) never go elsewhere.
 /// - Proxies come from the environment as curl reads them (`https_proxy` or
 ///   `HTTPS_PROXY`, `http_proxy`, `NO_PROXY`); certificates are checked against
@@ -22,8 +22,6 @@ import Synchronization
 package final class CurlTransport: Networking {
     /// The `User-Agent` sent with every request that does not set its own.
     static let userAgent = PriceHostVersion.userAgent
-    /// The most redirects followed for one request, when a provider opts in.
-    static let maxRedirects = 3
 
     private let libraryName: String
     // A pthread lock, not `Mutex`, so that ThreadSanitizer sees concurrent first requests hand over (see `Lock`).

@@ -27,15 +27,10 @@ struct FeedCounters: Sendable {
     var messages = 0
     var reconnects = 0
     var gaps = 0
-    var ageCounts = [Int](repeating: 0, count: FeedCounters.ageBuckets.count)
-    var ageSum = 0.0
-    var ageCount = 0
+    var age = PrometheusHistogram(bounds: FeedCounters.ageBuckets)
 
     mutating func recordAge(seconds: Double) {
-        let age = max(0, seconds)
-        if let index = Self.ageBuckets.firstIndex(where: { age <= $0 }) { ageCounts[index] += 1 }
-        ageSum += age
-        ageCount += 1
+        age.record(max(0, seconds))
     }
 
     /// The families of every provider's feed, in Prometheus text.
@@ -54,8 +49,7 @@ struct FeedCounters: Sendable {
         }
         writer.family("pricehost_stream_quote_age_seconds", "histogram", "From the venue's time of a streamed price to its receipt.")
         for feed in feeds {
-            writer.histogram("pricehost_stream_quote_age_seconds", [("provider", feed.provider)], bounds: ageBuckets,
-                             counts: feed.counters.ageCounts, sum: feed.counters.ageSum, count: feed.counters.ageCount)
+            writer.histogram("pricehost_stream_quote_age_seconds", [("provider", feed.provider)], feed.counters.age)
         }
         return writer.text
     }

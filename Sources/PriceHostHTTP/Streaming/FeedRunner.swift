@@ -26,11 +26,8 @@ final class FeedRunner: Sendable {
     }
 
     private struct State {
-        var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
-        var nextListener = 0
+        var listeners = ListenerRegistry()
         var emitted: [QuoteRequest: Emitted] = [:]
-        /// Each pair's last update, which a new listener gets at once.
-        var last: [QuoteRequest: StreamUpdate] = [:]
         var groups: [FeedGroup] = []
         var counters = FeedCounters()
         var stopped = false
@@ -62,19 +59,10 @@ final class FeedRunner: Sendable {
     /// Delivers `pair`'s updates to `handler`, starting with the last one there was, until the
     /// returned cancel is called; the first listener of a pair subscribes the feed to it.
     func listen(to pair: QuoteRequest, handler: @escaping @Sendable (StreamUpdate) -> Void) -> @Sendable () -> Void {
-        let (id, isNew) = state.withLock { state in
-            state.nextListener += 1
-            let isNew = state.listeners[pair] == nil
-            state.listeners[pair, default: [:]][state.nextListener] = handler
-            if let last = state.last[pair] { handler(last) }
-            return (state.nextListener, isNew)
-        }
+        let (id, isNew) = state.withLock { $0.listeners.add(handler, for: pair) }
         if isNew { place(pair) }
         return { [self] in
-            state.withLock { state in
-                state.listeners[pair]?[id] = nil
-                if state.listeners[pair]?.isEmpty == true { state.listeners[pair] = nil }
-            }
+            state.withLock { $0.listeners.remove(id, from: pair) }
         }
     }
 
@@ -163,10 +151,9 @@ final class FeedRunner: Sendable {
                 if milliseconds == last.timestampMilliseconds, amountText == last.amountText { return }
             }
             state.emitted[pair] = Emitted(timestampMilliseconds: milliseconds, amountText: amountText)
-            state.last[pair] = update
             if source == .stream { state.counters.recordAge(seconds: receivedAt.timeIntervalSince(timestamp)) }
             // Under the lock, so that every listener sees each pair's quotes in order.
-            for handler in state.listeners[pair]?.values ?? [:].values { handler(update) }
+            state.listeners.deliver(update, to: pair)
         }
     }
 

@@ -22,12 +22,6 @@ package final class ServeMetrics: FetchObserver {
     /// The upper bounds of the fetch latency histogram, in seconds.
     static let latencyBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
-    private struct Latency {
-        var buckets = [Int](repeating: 0, count: ServeMetrics.latencyBuckets.count)
-        var count = 0
-        var sum = 0.0
-    }
-
     private struct Pair: Hashable, Comparable {
         var first: String
         var second: String
@@ -37,7 +31,7 @@ package final class ServeMetrics: FetchObserver {
     private struct State {
         var requests: [Pair: Int] = [:]
         var fetches: [Pair: Int] = [:]
-        var latency: [String: Latency] = [:]
+        var latency: [String: PrometheusHistogram] = [:]
         var cacheHits: [String: Int] = [:]
         var cacheMisses: [String: Int] = [:]
         var coalesced: [String: Int] = [:]
@@ -99,14 +93,9 @@ package final class ServeMetrics: FetchObserver {
     package func coalesced(provider: String) { state.withLock { $0.coalesced[provider, default: 0] += 1 } }
 
     package func fetched(provider: String, succeeded: Bool, duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         state.withLock { state in
             state.fetches[Pair(first: provider, second: succeeded ? "success" : "failure"), default: 0] += 1
-            var latency = state.latency[provider] ?? Latency()
-            for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound { latency.buckets[index] += 1 }
-            latency.count += 1
-            latency.sum += seconds
-            state.latency[provider] = latency
+            state.latency[provider, default: PrometheusHistogram(bounds: Self.latencyBuckets)].record(duration)
         }
     }
 
@@ -119,64 +108,52 @@ package final class ServeMetrics: FetchObserver {
     func exposition(plugins: [(provider: String, version: String)], rateLimitWaits: [String: Int], openConnections: Int,
                     redis: RedisClient.Health? = nil) -> String {
         let state = state.withLock { $0 }
-        var text = ""
-        func family(_ name: String, _ type: String, _ help: String) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-        }
-        func sample(_ name: String, _ labels: [(String, String)], _ value: String) {
-            let rendered = labels.isEmpty ? "" : "{" + labels.map { "\($0.0)=\"\(PrometheusText.escaped($0.1))\"" }.joined(separator: ",") + "}"
-            text += "\(name)\(rendered) \(value)\n"
-        }
-        family("pricehost_http_requests_total", "counter", "HTTP requests answered, by route and status.")
+        var writer = PrometheusWriter()
+        writer.family("pricehost_http_requests_total", "counter", "HTTP requests answered, by route and status.")
         for (key, count) in state.requests.sorted(by: { $0.key < $1.key }) {
-            sample("pricehost_http_requests_total", [("route", key.first), ("status", key.second)], String(count))
+            writer.sample("pricehost_http_requests_total", [("route", key.first), ("status", key.second)], String(count))
         }
-        family("pricehost_upstream_fetches_total", "counter", "Fetches from a provider's plugin, by provider and outcome.")
+        writer.family("pricehost_upstream_fetches_total", "counter", "Fetches from a provider's plugin, by provider and outcome.")
         for (key, count) in state.fetches.sorted(by: { $0.key < $1.key }) {
-            sample("pricehost_upstream_fetches_total", [("provider", key.first), ("outcome", key.second)], String(count))
+            writer.sample("pricehost_upstream_fetches_total", [("provider", key.first), ("outcome", key.second)], String(count))
         }
-        family("pricehost_upstream_fetch_duration_seconds", "histogram", "How long a provider's fetch took.")
+        writer.family("pricehost_upstream_fetch_duration_seconds", "histogram", "How long a provider's fetch took.")
         for (provider, latency) in state.latency.sorted(by: { $0.key < $1.key }) {
-            for (index, bound) in Self.latencyBuckets.enumerated() {
-                sample("pricehost_upstream_fetch_duration_seconds_bucket", [("provider", provider), ("le", "\(bound)")], String(latency.buckets[index]))
-            }
-            sample("pricehost_upstream_fetch_duration_seconds_bucket", [("provider", provider), ("le", "+Inf")], String(latency.count))
-            sample("pricehost_upstream_fetch_duration_seconds_sum", [("provider", provider)], "\(latency.sum)")
-            sample("pricehost_upstream_fetch_duration_seconds_count", [("provider", provider)], String(latency.count))
+            writer.histogram("pricehost_upstream_fetch_duration_seconds", [("provider", provider)], latency)
         }
         for (name, help, counts) in [("pricehost_cache_hits_total", "Quotes answered from the cache (cacheSeconds).", state.cacheHits),
                                      ("pricehost_cache_misses_total", "Cache lookups that found no fresh quote.", state.cacheMisses),
                                      ("pricehost_coalesced_requests_total", "Requests that shared a fetch already in flight.", state.coalesced),
                                      ("pricehost_rate_limit_waits_total", "Requests that waited for the provider's request budget.", rateLimitWaits)] {
-            family(name, "counter", help)
-            for (provider, count) in counts.sorted(by: { $0.key < $1.key }) { sample(name, [("provider", provider)], String(count)) }
+            writer.family(name, "counter", help)
+            writer.samples(name, label: "provider", counts)
         }
         let quotes = state.quotes.sorted { ($0.key.asset, $0.key.currency, $0.key.provider) < ($1.key.asset, $1.key.currency, $1.key.provider) }
-        family("pricehost_quote_amount", "gauge", "The last price of each pair from each provider, as a float for charts (the API keeps the exact decimal).")
+        writer.family("pricehost_quote_amount", "gauge", "The last price of each pair from each provider, as a float for charts (the API keeps the exact decimal).")
         for (series, quote) in quotes {
-            sample("pricehost_quote_amount", [("asset", series.asset), ("currency", series.currency), ("provider", series.provider)],
-                   Self.chartValue(quote.amount))
+            writer.sample("pricehost_quote_amount", [("asset", series.asset), ("currency", series.currency), ("provider", series.provider)],
+                          Self.chartValue(quote.amount))
         }
-        family("pricehost_quote_timestamp_seconds", "gauge", "The time of that last price, in Unix seconds.")
+        writer.family("pricehost_quote_timestamp_seconds", "gauge", "The time of that last price, in Unix seconds.")
         for (series, quote) in quotes {
-            sample("pricehost_quote_timestamp_seconds", [("asset", series.asset), ("currency", series.currency), ("provider", series.provider)],
-                   Self.unixSeconds(quote.timestamp))
+            writer.sample("pricehost_quote_timestamp_seconds", [("asset", series.asset), ("currency", series.currency), ("provider", series.provider)],
+                          Self.unixSeconds(quote.timestamp))
         }
-        family("pricehost_quote_series_evicted_total", "counter",
-               "Price series dropped from the two gauges above to keep at most \(quoteSeriesLimit), the least recently updated first.")
-        sample("pricehost_quote_series_evicted_total", [], String(state.quoteSeriesEvicted))
-        text += shared.exposition(health: redis)
-        family("pricehost_sse_clients", "gauge", "Server-Sent Events streams open now.")
-        sample("pricehost_sse_clients", [], String(state.streamClients))
-        family("pricehost_open_connections", "gauge", "HTTP connections open now.")
-        sample("pricehost_open_connections", [], String(openConnections))
-        family("pricehost_plugin_info", "gauge", "Loaded plugins, by provider and version.")
+        writer.family("pricehost_quote_series_evicted_total", "counter",
+                      "Price series dropped from the two gauges above to keep at most \(quoteSeriesLimit), the least recently updated first.")
+        writer.sample("pricehost_quote_series_evicted_total", [], String(state.quoteSeriesEvicted))
+        shared.write(health: redis, to: &writer)
+        writer.family("pricehost_sse_clients", "gauge", "Server-Sent Events streams open now.")
+        writer.sample("pricehost_sse_clients", [], String(state.streamClients))
+        writer.family("pricehost_open_connections", "gauge", "HTTP connections open now.")
+        writer.sample("pricehost_open_connections", [], String(openConnections))
+        writer.family("pricehost_plugin_info", "gauge", "Loaded plugins, by provider and version.")
         for plugin in plugins.sorted(by: { $0.provider < $1.provider }) {
-            sample("pricehost_plugin_info", [("provider", plugin.provider), ("version", plugin.version)], "1")
+            writer.sample("pricehost_plugin_info", [("provider", plugin.provider), ("version", plugin.version)], "1")
         }
-        family("pricehost_build_info", "gauge", "The pricehost build.")
-        sample("pricehost_build_info", [("version", PriceHostVersion.text), ("plugin_abi", "\(PRICEHOST_ABI_MAJOR).\(PRICEHOST_ABI_MINOR)")], "1")
-        return text
+        writer.family("pricehost_build_info", "gauge", "The pricehost build.")
+        writer.sample("pricehost_build_info", [("version", PriceHostVersion.text), ("plugin_abi", "\(PRICEHOST_ABI_MAJOR).\(PRICEHOST_ABI_MINOR)")], "1")
+        return writer.text
     }
 
     /// An exact decimal as a sample value: a float, for charts only.

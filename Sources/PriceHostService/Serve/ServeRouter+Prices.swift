@@ -59,18 +59,13 @@ extension ServeRouter {
     /// Each asset's route, or its routing error; a provider the client named that nothing provides is a 400 for the whole request.
     package static func routes(for assets: [String], providers: [String]?, in generation: ServeGeneration)
         -> Result<[Result<QuoteService.Route, RoutingError>], Rejection> {
-        var routes: [Result<QuoteService.Route, RoutingError>] = []
-        for asset in assets {
-            do {
-                routes.append(.success(try generation.service.route(asset: asset, explicitProviders: providers)))
-            } catch {
-                if case .unknownProvider = error {
-                    return .failure(Rejection(response: .error(400, error.message(providersNamedBy: ServeQuery.providerSource))))
-                }
-                routes.append(.failure(error))
+        let routing = generation.service.routes(for: assets, explicitProviders: providers)
+        for (_, error) in routing.failures {
+            if case .unknownProvider = error {
+                return .failure(Rejection(response: .error(400, error.message(providersNamedBy: ServeQuery.providerSource))))
             }
         }
-        return .success(routes)
+        return .success(routing.results.map(\.result))
     }
 
     /// A request refused as a whole.

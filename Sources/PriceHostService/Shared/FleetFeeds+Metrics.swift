@@ -16,8 +16,7 @@ extension FleetFeeds {
             for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_relayed_total", [("provider", provider)], String(feed.counters.relayed)) }
             writer.family("pricehost_stream_fleet_lag_seconds", "histogram", "From the holder publishing an update to this instance receiving it.")
             for (provider, feed) in feeds {
-                writer.histogram("pricehost_stream_fleet_lag_seconds", [("provider", provider)], bounds: FleetCounters.lagBuckets,
-                                 counts: feed.counters.lagCounts, sum: feed.counters.lagSum, count: feed.counters.relayed)
+                writer.histogram("pricehost_stream_fleet_lag_seconds", [("provider", provider)], feed.counters.lag)
             }
         }
         return local.metricsText() + writer.text
@@ -28,14 +27,12 @@ extension FleetFeeds {
 struct FleetCounters: Sendable {
     static let lagBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
     var handovers = 0
-    var relayed = 0
-    var lagCounts = [Int](repeating: 0, count: FleetCounters.lagBuckets.count)
-    var lagSum = 0.0
+    /// The relay lag of each update received through Redis.
+    var lag = PrometheusHistogram(bounds: FleetCounters.lagBuckets)
+    /// Updates received through Redis.
+    var relayed: Int { lag.count }
 
     mutating func recordRelay(lagSeconds: Double) {
-        let lag = max(0, lagSeconds)
-        relayed += 1
-        if let index = Self.lagBuckets.firstIndex(where: { lag <= $0 }) { lagCounts[index] += 1 }
-        lagSum += lag
+        lag.record(max(0, lagSeconds))
     }
 }

@@ -72,9 +72,8 @@ extension FleetFeeds {
                 if let last = feed.delivered[pair], sequence <= last { return }
                 feed.delivered[pair] = sequence
             }
-            feed.last[pair] = update
+            feed.listeners.deliver(update, to: pair)
             state.feeds[provider] = feed
-            for handler in feed.listeners[pair]?.values ?? [:].values { handler(update) }
         }
     }
 }

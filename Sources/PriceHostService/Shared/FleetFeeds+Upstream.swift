@@ -15,7 +15,7 @@ extension FleetFeeds {
             if let warning { diagnostics.warning(warning) }
             await dropUpstream(provider, alone: true)
         }
-        let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
+        let wanted = state.withLock { $0.feeds[provider]?.listeners.pairs ?? [] }
         subscribeUpstream(provider, pairs: wanted) { [weak self] update in self?.deliver(update, provider: provider) }
     }
 

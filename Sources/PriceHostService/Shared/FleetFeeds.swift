@@ -40,8 +40,7 @@ package final class FleetFeeds: QuoteFeeds {
     let faultyKeys = KeyReports(every: .seconds(60))
 
     struct Feed {
-        var listeners: [QuoteRequest: [Int: @Sendable (StreamUpdate) -> Void]] = [:]
-        var last: [QuoteRequest: StreamUpdate] = [:]
+        var listeners = ListenerRegistry()
         /// The last fleet sequence delivered per pair: nothing older or repeated is delivered.
         var delivered: [QuoteRequest: UInt64] = [:]
         /// The local feed's subscriptions: the fleet's pairs while holding, ours while alone.
@@ -62,7 +61,6 @@ package final class FleetFeeds: QuoteFeeds {
         var feeds: [String: Feed] = [:]
         /// Learning the fleet's epoch at start.
         var startup: Task<Void, Never>?
-        var nextListener = 0
         var stopped = false
     }
 
@@ -93,20 +91,15 @@ package final class FleetFeeds: QuoteFeeds {
     package func subscribe(provider: String, pair: QuoteRequest, handler: @escaping @Sendable (StreamUpdate) -> Void) -> FeedSubscription? {
         guard local.hasFeed(provider) else { return nil }
         let (id, start) = state.withLock { state -> (Int, Bool) in
-            state.nextListener += 1
             var feed = state.feeds[provider] ?? Feed()
             let start = feed.loop == nil && !state.stopped
-            feed.listeners[pair, default: [:]][state.nextListener] = handler
-            if let last = feed.last[pair] { handler(last) }
+            let id = feed.listeners.add(handler, for: pair).id
             state.feeds[provider] = feed
-            return (state.nextListener, start)
+            return (id, start)
         }
         if start { startFeed(provider) }
         return FeedSubscription { [self] in
-            state.withLock { state in
-                state.feeds[provider]?.listeners[pair]?[id] = nil
-                if state.feeds[provider]?.listeners[pair]?.isEmpty == true { state.feeds[provider]?.listeners[pair] = nil }
-            }
+            state.withLock { $0.feeds[provider]?.listeners.remove(id, from: pair) }
         }
     }
 
@@ -176,7 +169,7 @@ package final class FleetFeeds: QuoteFeeds {
                                         : "shared: redis is back; \(provider)'s feed is shared by the fleet again (one connection for all instances)")
             await dropUpstream(provider, alone: false)
         }
-        let wanted = state.withLock { $0.feeds[provider].map { Array($0.listeners.keys) } ?? [] }
+        let wanted = state.withLock { $0.feeds[provider]?.listeners.pairs ?? [] }
         let pairsKey = FleetFeedCodec.pairsKey(provider: provider)
         var calls: [RedisCall] = wanted.isEmpty ? [] : [.command(["SADD", pairsKey] + wanted.map(\.pair)), .command(["PEXPIRE", pairsKey, "60000"])]
         let now = String(Self.nowMilliseconds())

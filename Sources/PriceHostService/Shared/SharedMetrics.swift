@@ -13,9 +13,7 @@ package final class SharedMetrics: RedisObserver {
         var waits: [String: Int] = [:]
         var badValues: [String: Int] = [:]
         var errors = 0
-        var latencyBuckets = [Int](repeating: 0, count: SharedMetrics.latencyBuckets.count)
-        var latencyCount = 0
-        var latencySum = 0.0
+        var latency = PrometheusHistogram(bounds: SharedMetrics.latencyBuckets)
     }
 
     private let state = Lock(State())
@@ -32,41 +30,35 @@ package final class SharedMetrics: RedisObserver {
     func redisFailed() { state.withLock { $0.errors += 1 } }
 
     func redisExchanged(duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        state.withLock { state in
-            for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound { state.latencyBuckets[index] += 1 }
-            state.latencyCount += 1
-            state.latencySum += seconds
-        }
+        state.withLock { $0.latency.record(duration) }
     }
 
     /// The families, in Prometheus text format 0.0.4.
     /// - Parameter health: the Redis connection's state; `nil` when no `shared.redis` is configured,
     ///   and then nothing is exposed: a single instance has no fleet to report on.
     func exposition(health: RedisClient.Health?) -> String {
-        guard let health else { return "" }
+        var writer = PrometheusWriter()
+        write(health: health, to: &writer)
+        return writer.text
+    }
+
+    /// Writes the families (``exposition(health:)``) into `writer`.
+    func write(health: RedisClient.Health?, to writer: inout PrometheusWriter) {
+        guard let health else { return }
         let state = state.withLock { $0 }
-        var text = ""
         for (name, help, counts) in [("pricehost_shared_cache_hits_total", "Quotes answered from the fleet's cache in Redis.", state.hits),
                                      ("pricehost_shared_cache_misses_total", "Fleet cache lookups that found nothing, after which this instance fetched.", state.misses),
                                      ("pricehost_shared_waits_total", "Fetches that waited for another instance's fetch of the same pair.", state.waits),
                                      ("pricehost_shared_bad_values_total", "Values in Redis that were not a quote: ignored and overwritten.", state.badValues)] {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
-            for (provider, count) in counts.sorted(by: { $0.key < $1.key }) {
-                text += "\(name){provider=\"\(PrometheusText.escaped(provider))\"} \(count)\n"
-            }
+            writer.family(name, "counter", help)
+            writer.samples(name, label: "provider", counts)
         }
-        text += "# HELP pricehost_redis_errors_total Connection attempts and exchanges with Redis that failed, and calls Redis refused (a key of the wrong type).\n# TYPE pricehost_redis_errors_total counter\n"
-        text += "pricehost_redis_errors_total \(state.errors)\n"
-        text += "# HELP pricehost_redis_up Whether the fleet's Redis is connected (1) or not (0).\n# TYPE pricehost_redis_up gauge\n"
-        text += "pricehost_redis_up \(health == .up ? 1 : 0)\n"
-        text += "# HELP pricehost_redis_command_duration_seconds Round trips to Redis (one pipeline each).\n# TYPE pricehost_redis_command_duration_seconds histogram\n"
-        for (index, bound) in Self.latencyBuckets.enumerated() {
-            text += "pricehost_redis_command_duration_seconds_bucket{le=\"\(bound)\"} \(state.latencyBuckets[index])\n"
-        }
-        text += "pricehost_redis_command_duration_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)\n"
-        text += "pricehost_redis_command_duration_seconds_sum \(state.latencySum)\n"
-        text += "pricehost_redis_command_duration_seconds_count \(state.latencyCount)\n"
-        return text
+        writer.family("pricehost_redis_errors_total", "counter",
+                      "Connection attempts and exchanges with Redis that failed, and calls Redis refused (a key of the wrong type).")
+        writer.sample("pricehost_redis_errors_total", [], String(state.errors))
+        writer.family("pricehost_redis_up", "gauge", "Whether the fleet's Redis is connected (1) or not (0).")
+        writer.sample("pricehost_redis_up", [], health == .up ? "1" : "0")
+        writer.family("pricehost_redis_command_duration_seconds", "histogram", "Round trips to Redis (one pipeline each).")
+        writer.histogram("pricehost_redis_command_duration_seconds", [], state.latency)
     }
 }

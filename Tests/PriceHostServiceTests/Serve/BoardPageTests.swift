@@ -69,4 +69,19 @@ struct BoardPageTests {
         #expect(script.contains("role: 'img'") && script.contains("'aria-labelledby': id + 't'"), "the sparkline has a name in words")
         #expect(script.contains("scope: 'col'") && script.contains("scope: 'row'"))
     }
+
+    /// The page inlines `board.js` and `board.css` as they are written, less each file's last
+    /// newline: what SwiftPM embeds at build time is the file, byte for byte, and the page
+    /// is what it was when the two lived in Swift strings (23,304 bytes then).
+    @Test func theScriptAndStyleAreTheBoardFilesByteForByte() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path + "/Sources/PriceHostService/Serve/Board/"
+        let js = try String(contentsOfFile: folder + "board.js", encoding: .utf8)
+        let css = try String(contentsOfFile: folder + "board.css", encoding: .utf8)
+        #expect(js.hasSuffix(";\n})();\n") && css.hasSuffix("}\n"))
+        #expect(BoardPage.script == String(js.dropLast()))
+        #expect(BoardPage.style == String(css.dropLast()))
+        #expect(Self.elements("script") == [String(js.dropLast())] && Self.elements("style") == [String(css.dropLast())])
+        #expect(BoardPage.response.body.count == html.utf8.count)
+    }
 }

@@ -1,9 +1,3 @@
-extension BoardPage {
-    /// The page's script. Every text that came from the server goes in with `textContent`,
-    /// never as markup; amounts are shown as the server wrote them, and the median, min, max
-    /// and spread are worked out on their exact decimal text (BigInt), never in binary floats.
-    /// Floats only place the sparkline's points.
-    static let script = #"""
 'use strict';
 (() => {
 const WINDOW = 15 * 60 * 1000, MAX_POINTS = 900, MAX_STREAMS = 5, KEY = 'pricehost.token';
@@ -441,5 +435,3 @@ setInterval(() => {
 }, 1000);
 start();
 })();
-"""#
-}
