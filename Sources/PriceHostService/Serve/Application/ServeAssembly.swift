@@ -1,7 +1,7 @@
 import PriceHostCore
 
 /// How ``ServeApplication`` builds what it serves. The executable's wiring implements it
-/// (`PriceHost/Wiring/ServeWiring.swift`): plugins, the container and the feeds come from
+/// (`PriceHost/CommandLine/ServeWiring.swift`): plugins, the container and the feeds come from
 /// layers this target does not import. Tests give their own.
 package protocol ServeAssembly: Sendable {
     /// The config file, read again (SIGHUP).
