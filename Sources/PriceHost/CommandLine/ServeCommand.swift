@@ -61,9 +61,7 @@ struct ServeCommand: LoadsPlugins {
             return .listenFailed
         }
         let state = ServeState(generation)
-        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) },
-                            fleetEpoch: { ServeRouter.fleetEpoch(state: state) },
-                            fleetBacklog: { topic, after in ServeRouter.fleetBacklog(for: topic, after: after, state: state) }) { topic in
+        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) }) { topic in
             await ServeRouter.event(for: topic, state: state)
         }
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })

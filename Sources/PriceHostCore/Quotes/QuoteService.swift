@@ -32,7 +32,7 @@ package struct QuoteService: Sendable {
         package var provider: String { choices[0].provider }
     }
 
-    private let container: Container
+    let container: Container
     package let config: Config
     package let catalog: ProviderCatalog
     private let warn: @Sendable (String) -> Void
