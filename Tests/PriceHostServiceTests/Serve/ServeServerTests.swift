@@ -46,6 +46,17 @@ struct ServeServerTests {
         }
     }
 
+    /// Two connections on one loop (connections go to the loops in turn: the first and the one a loop
+    /// count later share one); the first sends `first`, then the other asks 20 times, answered `answer` each time.
+    static func neighbours(_ server: ServeServer, first: String, answer: String) throws -> (LoopbackHTTPConnection, LoopbackHTTPConnection) {
+        let connections = try (0...ServeServer.loopCount).map { _ in try LoopbackHTTPConnection(port: server.address.port) }
+        try connections[0].send(first)
+        for _ in 0..<20 {
+            #expect(try connections[ServeServer.loopCount].get("/other").body == answer)
+        }
+        return (connections[0], connections[ServeServer.loopCount])
+    }
+
     @Test func twoHundredKeepAliveConnectionsAreServedByAFewThreads() throws {
         var settings = ServeSettings()
         settings.maxConnections = 512
@@ -78,13 +89,7 @@ struct ServeServerTests {
             }
         }
         defer { _ = server.drain(within: .seconds(5)) }
-        // Connections go to the loops in turn: the first and the one a loop count later share a loop.
-        let connections = try (0...ServeServer.loopCount).map { _ in try LoopbackHTTPConnection(port: server.address.port) }
-        let slow = connections[0], neighbour = connections[ServeServer.loopCount]
-        try slow.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        for _ in 0..<20 {
-            #expect(try neighbour.get("/fast").body == "fast")
-        }
+        let (slow, _) = try Self.neighbours(server, first: "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n", answer: "fast")
         #expect(slow.unreadText.isEmpty)
         #expect(!gate.isOpen)
         gate.release()
@@ -121,13 +126,8 @@ struct ServeServerTests {
             request.path == "/big" ? .response(.text(200, body), route: "test") : Self.text("small")
         }
         defer { _ = server.drain(within: .seconds(5)) }
-        let connections = try (0...ServeServer.loopCount).map { _ in try LoopbackHTTPConnection(port: server.address.port) }
-        let reader = connections[0], neighbour = connections[ServeServer.loopCount]
-        try reader.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
         // Nothing of it read yet: its loop has written what the socket took, and serves the neighbour.
-        for _ in 0..<20 {
-            #expect(try neighbour.get("/other").body == "small")
-        }
+        let (reader, _) = try Self.neighbours(server, first: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", answer: "small")
         reader.timeout = 30
         let reply = try reader.readReply()
         #expect(reply.body.utf8.count == body.utf8.count)
