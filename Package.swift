@@ -45,9 +45,11 @@ let package = Package(
         .target(name: "PriceHostCore", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),
         // the HTTP transport (libcurl, dlopen()ed) and each provider's policy around it;
         .target(name: "PriceHostHTTP", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CCurl"]),
+        // <sys/epoll.h> and <sys/eventfd.h>, which Swift's Glibc module leaves out: serve's event loops (libc; nothing linked).
+        .target(name: "CEventPoll"),
         // the service: serve, and the Redis fleet;
         // The board's script and style are .js and .css files, embedded at build time as bytes (no bundle, no Foundation).
-        .target(name: "PriceHostService", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "Injection", "ProviderABI"],
+        .target(name: "PriceHostService", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "Injection", "ProviderABI", "CEventPoll"],
                 resources: [.embedInCode("Serve/Board/board.js"), .embedInCode("Serve/Board/board.css")]),
         // the commands, their output and the wiring; and the thin main.
         .target(name: "PriceHost", dependencies: ["PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses",

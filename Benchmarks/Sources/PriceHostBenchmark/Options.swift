@@ -37,7 +37,11 @@ struct Options: Sendable {
         a server that streams a body without end (maxResponseBytes 1 MiB).
 
         The serve case runs `pricehost serve` against 64 keep-alive clients of its own for
-        100,000 then 1,000,000 requests of a cached quote (--quick: 100,000 then 300,000).
+        100,000 then 1,000,000 requests of a cached quote (--quick: 100,000 then 300,000); then
+        (issue 34) wrk -t1 -c64 -d8s --latency against serve and Debian's nginx serving the same
+        body as a static file, in turn, 3 rounds (--quick: 1); 10,000 idle keep-alive connections
+        (serve's RSS) beside one wrk -c1 client; 1,000 slow-header clients beside one. Without wrk
+        these are skipped, without nginx its side is, each saying why.
 
         The fleet case (issue 19) runs instances sharing a redis-server of their own: two
         answering 10,000 pairs each from Redis (--quick: 3,000), then 1 to 4 instances asked

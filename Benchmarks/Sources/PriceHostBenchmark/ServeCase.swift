@@ -3,7 +3,8 @@ import Glibc
 
 /// Case 7: `pricehost serve` under load: 64 keep-alive clients of our own asking for
 /// a cached quote; requests per second, the p99 latency, and the server's RSS after
-/// 100,000 and after 1,000,000 requests (flat means nothing is kept per request).
+/// 100,000 and after 1,000,000 requests (flat means nothing is kept per request); then
+/// issue 34's figures with wrk, beside nginx (ServeCase+Nginx.swift).
 enum ServeCase {
     static let clients = 64
     static let throughputTarget = 10_000.0
@@ -12,11 +13,13 @@ enum ServeCase {
 
     static func run(_ context: BenchmarkContext) throws -> [TargetOutcome] {
         let locations = context.locations
+        // 10,000 held connections on each side, and serve's child inherits the limit.
+        try StreamCase.raiseDescriptorLimit(to: idleConnections + slowClients + 2048, for: "serve: \(idleConnections) idle connections")
         let config = try context.scratch.write("""
             {"plugins": ["\(locations.filePlugin)"],
              "providers": {"file": {"path": "\(locations.pricesFile)", "cacheSeconds": 86400}},
              "defaults": {"provider": "file"},
-             "serve": {"maxConnections": 256}}
+             "serve": {"maxConnections": 12000, "idleTimeoutSeconds": 3600, "headerTimeoutSeconds": 60}}
             """, to: "serve.json")
         let errors = context.scratch.uniquePath("serve", suffix: "err")
         let command = Command(locations.pricehost, ["serve", "--listen", "127.0.0.1:0", "--config", config])
@@ -67,7 +70,9 @@ enum ServeCase {
         Report.note("server: \(command) (PRICEHOST_LOG=warning: no access log); client: LoadClient.swift, one thread per connection, no pipelining")
         Report.note("the clients run on the same cores as the server, so the figures are the pair's, a floor for the server alone")
         Report.table(rows, spreadHeading: "")
-        return [
+        Report.flush()
+        let againstNginx = try runAgainstNginx(context, serve: server, port: port, path: path)
+        return againstNginx + [
             TargetOutcome(name: "serve: requests/s, cached quote, 64 clients", figure: String(Int(throughput.rounded())) + "/s",
                           target: ">= \(Int(throughputTarget))/s", met: throughput >= throughputTarget),
             TargetOutcome(name: "serve: p99 latency", figure: String(format: "%.2f ms", p99), target: "<= \(Int(p99TargetMilliseconds)) ms",
@@ -91,7 +96,7 @@ enum ServeCase {
     }
 
     /// VmRSS of `pid`, KiB.
-    private static func residentSetKilobytes(_ pid: pid_t) throws -> Double {
+    static func residentSetKilobytes(_ pid: pid_t) throws -> Double {
         let status = ScratchDirectory.contents(of: "/proc/\(pid)/status")
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
               let value = Double(line.split(separator: " ").dropFirst().first ?? "") else {

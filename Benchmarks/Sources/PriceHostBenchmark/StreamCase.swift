@@ -19,7 +19,7 @@ enum StreamCase {
 
     static func run(_ context: BenchmarkContext) throws -> [TargetOutcome] {
         // 1,000 clients: their sockets here, and in the server a socket and a wake pipe each.
-        try raiseDescriptorLimit(to: 4 * manyClients + 1024)
+        try raiseDescriptorLimit(to: 4 * manyClients + 1024, for: "stream: 1,000 SSE clients")
         let quick = context.options.quick
         let one = try latency(context, clients: 1, tickers: quick ? 600 : 1_000)
         let many = try latency(context, clients: manyClients, tickers: quick ? 400 : 600)
@@ -217,16 +217,16 @@ enum StreamCase {
     }
 
     /// Raises this process's soft limit on descriptors to `wanted` (the children inherit it), within the hard limit.
-    private static func raiseDescriptorLimit(to wanted: Int) throws {
+    static func raiseDescriptorLimit(to wanted: Int, for purpose: String) throws {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
         guard limit.rlim_cur < rlim_t(wanted) else { return }
         guard limit.rlim_max >= rlim_t(wanted) else {
-            throw BenchmarkError("stream: 1,000 SSE clients need \(wanted) descriptors; the hard limit is \(limit.rlim_max) (raise it, e.g. ulimit -Hn)")
+            throw BenchmarkError("\(purpose) need \(wanted) descriptors; the hard limit is \(limit.rlim_max) (raise it, e.g. ulimit -Hn)")
         }
         limit.rlim_cur = rlim_t(wanted)
         guard setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else {
-            throw BenchmarkError("stream: cannot raise the descriptor limit to \(wanted): \(String(cString: strerror(errno)))")
+            throw BenchmarkError("\(purpose): cannot raise the descriptor limit to \(wanted): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -9,7 +9,7 @@ import ProviderABI
 /// another instance's from the fleet) once. With a fleet (``QuoteSharing``),
 /// the one fetch an instance would make asks the fleet's cache first, and only one
 /// instance of the fleet fetches a pair at a time.
-package final class CoalescingPriceFetcher: PriceFetcher {
+package final class CoalescingPriceFetcher: PriceFetcher, QuoteCache {
     /// One upstream fetch that callers wait on.
     private final class Flight: Sendable {
         private struct State {
@@ -119,6 +119,16 @@ package final class CoalescingPriceFetcher: PriceFetcher {
             flight.finish(result)
             return try result.get()
         }
+    }
+
+    package func cachedQuote(for request: QuoteRequest) -> Quote? {
+        guard lifetime > .zero else { return nil }
+        let now = now()
+        return state.withLock { state in state.cache[request].flatMap { now < $0.expires ? $0.quote : nil } }
+    }
+
+    package func countCacheHit() {
+        observer.cacheHit(provider: provider)
     }
 
     /// One fetch from the plugin, reported to the observer.

@@ -32,7 +32,7 @@ package struct QuoteService: Sendable {
         package var provider: String { choices[0].provider }
     }
 
-    private let container: Container
+    let container: Container
     package let config: Config
     package let catalog: ProviderCatalog
     private let warn: @Sendable (String) -> Void
@@ -164,7 +164,8 @@ package struct QuoteService: Sendable {
     package func check(_ quote: Quote, from provider: String) -> QuoteFailure? {
         let request = QuoteRequest(asset: quote.asset, currency: quote.currency)
         let asset = config.assets[quote.asset]
-        let amount = DecimalAmount.format(quote.amount)
+        // Formatted only for a message: `serve` checks every cached quote it answers.
+        var amount: String { DecimalAmount.format(quote.amount) }
         if let minimum = asset?.minimum, quote.amount < minimum {
             return QuoteFailure(provider: provider, request: request, code: .invalidResponse,
                                 message: "price \(amount) for \(request.pair) is below assets.\(quote.asset).bounds.min (\(DecimalAmount.format(minimum)))")

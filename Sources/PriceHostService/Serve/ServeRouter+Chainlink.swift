@@ -7,7 +7,8 @@ extension ServeRouter {
     /// success is `{"jobRunID":"1","data":{"result":"3120.48"},"result":"3120.48","statusCode":200}`,
     /// failure `{"jobRunID":"1","status":"errored","error":{"name":…,"message":…},"statusCode":500}`
     /// (400 with `AdapterInputError` for a request we cannot read).
-    func chainlink(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeResponse {
+    /// The quote is fetched on the cooperative pool (``ServeReply/later(_:)``) unless the cache holds it.
+    func chainlink(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeReply {
         var jobRunID = "1"
         let input: (asset: String, currency: String?)
         do {
@@ -36,17 +37,27 @@ extension ServeRouter {
             }
             input = (asset, currency)
         } catch {
-            return Self.errored(jobRunID, name: "AdapterInputError", message: "\(error)", status: 400)
+            return .response(Self.errored(jobRunID, name: "AdapterInputError", message: "\(error)", status: 400), route: "chainlink")
         }
         let currency = input.currency ?? generation.config.defaultCurrency
         let route: QuoteService.Route
         do {
             route = try generation.service.route(asset: input.asset, explicitProviders: nil)
         } catch {
-            return Self.errored(jobRunID, name: "AdapterError", message: error.description, status: 500)
+            return .response(Self.errored(jobRunID, name: "AdapterError", message: error.description, status: 500), route: "chainlink")
         }
         let service = generation.service
-        let result = BlockingBridge.wait { await service.fetch([route], currency: currency)[0] }
+        if let cached = service.cachedQuotes([route], currency: currency) {
+            return .response(Self.chainlinkAnswer(cached[0], jobRunID: jobRunID), route: "chainlink")
+        }
+        let id = jobRunID
+        return .later {
+            .response(Self.chainlinkAnswer(await service.fetch([route], currency: currency)[0], jobRunID: id), route: "chainlink")
+        }
+    }
+
+    /// The adapter's answer for `result`.
+    private static func chainlinkAnswer(_ result: Result<Quote, any Error>, jobRunID: String) -> ServeResponse {
         switch result {
         case .success(let quote):
             let amount = DecimalAmount.format(quote.amount)
@@ -57,7 +68,7 @@ extension ServeRouter {
                 ("statusCode", .number("200")),
             ])).serialized)
         case .failure(let error):
-            return Self.errored(jobRunID, name: "AdapterError", message: "\(error)", status: 500)
+            return errored(jobRunID, name: "AdapterError", message: "\(error)", status: 500)
         }
     }
 

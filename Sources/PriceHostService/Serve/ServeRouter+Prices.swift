@@ -6,43 +6,71 @@ extension ServeRouter {
     /// `GET /v1/prices?asset=BTC,ETH[&currency=EUR][&provider=a,b][&aggregate=median]`: a JSON array with,
     /// per asset in the order asked, the object `fetch --format json` prints, or `{"asset","currency","error","timestamp"}`.
     /// 200 when at least one asset has a price, 502 when none has, 400 for bad parameters.
-    package func prices(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeResponse {
+    ///
+    /// Quotes the cache holds for every asset are answered at once, on the event loop
+    /// (``QuoteService/cachedQuotes(_:currency:)``); any other answer is fetched on the
+    /// cooperative pool (``ServeReply/later(_:)``).
+    package func prices(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeReply {
         let query: ServeQuery
         do {
             query = try ServeQuery.parse(request.query, allowed: ["asset", "currency", "provider", "aggregate"])
         } catch {
-            return .error(400, error.message)
+            return .response(.error(400, error.message), route: "prices")
         }
         let currency = query.currency ?? generation.config.defaultCurrency
         let routed: [Result<QuoteService.Route, RoutingError>]
         switch Self.routes(for: query.assets, providers: query.providers, in: generation) {
         case .success(let routes): routed = routes
-        case .failure(let rejection): return rejection.response
+        case .failure(let rejection): return .response(rejection.response, route: "prices")
         }
         let routes = routed.compactMap { try? $0.get() }
         let service = generation.service
-        let now = Date()
-        // Each routed asset's line, and whether it is a price.
-        var lines: [String: (text: String, isPrice: Bool)] = [:]
-        if query.aggregateMedian {
-            let results = BlockingBridge.wait { await service.aggregate(routes, currency: currency).map(\.result) }
-            for (route, result) in zip(routes, results) {
-                switch result {
-                case .success(let aggregate): lines[route.asset] = (AggregateFormatter.json(aggregate).serialized, true)
-                case .failure(let failure):
-                    lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: failure.description, at: now), false)
-                }
+        if !query.aggregateMedian, let cached = service.cachedQuotes(routes, currency: currency) {
+            return .response(Self.prices(query, currency: currency, routed: routed, quotes: cached, at: Date()), route: "prices")
+        }
+        return .later {
+            if query.aggregateMedian {
+                let results = await service.aggregate(routes, currency: currency).map(\.result)
+                return .response(Self.prices(query, currency: currency, routed: routed, aggregates: results, at: Date()), route: "prices")
             }
-        } else {
-            let results = BlockingBridge.wait { await service.fetch(routes, currency: currency) }
-            for (route, result) in zip(routes, results) {
-                switch result {
-                case .success(let quote): lines[route.asset] = (QuoteFormatter.json(quote), true)
-                case .failure(let error):
-                    lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: "\(error)", at: now), false)
-                }
+            let results = await service.fetch(routes, currency: currency)
+            return .response(Self.prices(query, currency: currency, routed: routed, quotes: results, at: Date()), route: "prices")
+        }
+    }
+
+    /// The answer from each routed asset's quote (`quotes`, in the routes' order).
+    static func prices(_ query: ServeQuery, currency: String, routed: [Result<QuoteService.Route, RoutingError>],
+                       quotes: [Result<Quote, any Error>], at now: Date) -> ServeResponse {
+        let routes = routed.compactMap { try? $0.get() }
+        var lines: [String: (text: String, isPrice: Bool)] = [:]
+        for (route, result) in zip(routes, quotes) {
+            switch result {
+            case .success(let quote): lines[route.asset] = (QuoteFormatter.json(quote), true)
+            case .failure(let error):
+                lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: "\(error)", at: now), false)
             }
         }
+        return prices(query, currency: currency, routed: routed, lines: lines, at: now)
+    }
+
+    /// The answer from each routed asset's median (`aggregates`, in the routes' order).
+    static func prices(_ query: ServeQuery, currency: String, routed: [Result<QuoteService.Route, RoutingError>],
+                       aggregates: [Result<AggregateQuote, QuoteFailure>], at now: Date) -> ServeResponse {
+        let routes = routed.compactMap { try? $0.get() }
+        var lines: [String: (text: String, isPrice: Bool)] = [:]
+        for (route, result) in zip(routes, aggregates) {
+            switch result {
+            case .success(let aggregate): lines[route.asset] = (AggregateFormatter.json(aggregate).serialized, true)
+            case .failure(let failure):
+                lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: failure.description, at: now), false)
+            }
+        }
+        return prices(query, currency: currency, routed: routed, lines: lines, at: now)
+    }
+
+    /// The JSON array, each asset in the order asked: its line, or its routing error. 200 when at least one is a price, else 502.
+    private static func prices(_ query: ServeQuery, currency: String, routed: [Result<QuoteService.Route, RoutingError>],
+                               lines: [String: (text: String, isPrice: Bool)], at now: Date) -> ServeResponse {
         var items: [String] = []
         var succeeded = 0
         for (asset, route) in zip(query.assets, routed) {

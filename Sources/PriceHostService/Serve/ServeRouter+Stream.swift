@@ -7,7 +7,10 @@ extension ServeRouter {
     /// one `data:` line per quote per tick, `event: error` for a failure, each with an `id:`; a
     /// comment heartbeat after `serve.heartbeatSeconds` (15) of silence. Clients of one asset share
     /// its fetch; one that reconnects with `Last-Event-ID` first gets the events it missed (60 s).
-    package func stream(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeAnswer {
+    ///
+    /// A `Last-Event-ID` the fleet may have given is checked against the fleet's epoch, and its
+    /// missed events read from Redis, on the cooperative pool (``ServeReply/later(_:)``) before the stream starts.
+    package func stream(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeReply {
         let query: ServeQuery
         do {
             query = try ServeQuery.parse(request.query, allowed: ["asset", "interval", "currency", "provider"])
@@ -22,7 +25,19 @@ extension ServeRouter {
         let topics = query.assets.map { asset in
             StreamHub.TopicKey(asset: asset, currency: currency, providers: query.providers, intervalMilliseconds: query.intervalMilliseconds)
         }
-        return .stream(StreamPlan(topics: topics, lastEventID: request.header("last-event-id"), hub: hub, metrics: metrics))
+        let lastEventID = request.header("last-event-id")
+        let plan = StreamPlan(topics: topics, lastEventID: lastEventID, hub: hub, metrics: metrics)
+        // Only an id of another process's epoch can be the fleet's; the fleet's epoch, once known, is read without waiting.
+        guard let asked = lastEventID.flatMap(EventID.init(parsing:)), asked.epoch != hub.epoch, let feeds = generation.feeds,
+              feeds.fleetEpoch.map({ $0 == asked.epoch }) ?? true else {
+            return .now(.stream(plan))
+        }
+        let state = self.state
+        return .later {
+            var resumed = plan
+            resumed.fleet = await Self.fleetResume(asked, topics: topics, state: state)
+            return .stream(resumed)
+        }
     }
 
     /// The feed that pushes `topic`, when its route's first provider streams (`"stream": true`):
@@ -42,21 +57,26 @@ extension ServeRouter {
         }
     }
 
-    /// The fleet's epoch (from a connection's thread, for a `Last-Event-ID`): known already, or read
-    /// from Redis now, bounded by its command timeout, on an instance whose feeds have not run yet.
-    package static func fleetEpoch(state: ServeState) -> UInt64? {
+    /// What a client resuming with `asked` missed of the fleet's events: `nil` unless the fleet's
+    /// epoch (known already, or read from Redis now, bounded by its command timeout, on an instance
+    /// whose feeds have not run yet) is the id's.
+    package static func fleetResume(_ asked: EventID, topics: [StreamHub.TopicKey], state: ServeState) async -> StreamHub.FleetResume? {
         guard let feeds = state.current.feeds else { return nil }
-        return feeds.fleetEpoch ?? BlockingBridge.wait { await feeds.loadFleetEpoch() }
+        let epoch: UInt64? = if let known = feeds.fleetEpoch { known } else { await feeds.loadFleetEpoch() }
+        guard epoch == asked.epoch else { return nil }
+        var missed: [StreamHub.TopicKey: [(UInt64, String)]] = [:]
+        for topic in topics { missed[topic] = await fleetBacklog(for: topic, after: asked.sequence, state: state) }
+        return StreamHub.FleetResume(after: asked.sequence, missed: missed)
     }
 
-    /// The fleet's kept events of `topic` after `sequence`, as SSE events with their ids (from a connection's thread).
-    package static func fleetBacklog(for topic: StreamHub.TopicKey, after sequence: UInt64, state: ServeState) -> [(UInt64, String)] {
+    /// The fleet's kept events of `topic` after `sequence`, as SSE events with their ids.
+    static func fleetBacklog(for topic: StreamHub.TopicKey, after sequence: UInt64, state: ServeState) async -> [(UInt64, String)] {
         let generation = state.current
         guard let feeds = generation.feeds,
               let route = try? generation.service.route(asset: topic.asset, explicitProviders: topic.providers),
               let provider = route.providers.first, feeds.hasFeed(provider) else { return [] }
         let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
-        let updates = BlockingBridge.wait { await feeds.fleetBacklog(provider: provider, pair: pair, after: sequence) ?? [] }
+        let updates = await feeds.fleetBacklog(provider: provider, pair: pair, after: sequence) ?? []
         return updates.compactMap { update in
             update.fleetEvent.map { ($0.sequence, "id: \(EventID(epoch: $0.epoch, sequence: $0.sequence).text)\ndata: \(update.json)\n\n") }
         }

@@ -28,7 +28,7 @@ package struct ServeRouter: Sendable {
     }
 
     /// The answer to `request`.
-    package func answer(_ request: ServeRequest) -> ServeAnswer {
+    package func answer(_ request: ServeRequest) -> ServeReply {
         let generation = state.current
         let (route, allowed): (String, [String])
         switch request.path {
@@ -54,10 +54,10 @@ package struct ServeRouter: Sendable {
                                     headers: [("Allow", allowed.joined(separator: ", "))]), route: route)
         }
         switch route {
-        case "prices": return .response(prices(request, generation), route: route)
+        case "prices": return prices(request, generation)
         case "stream": return stream(request, generation)
         case "history": return .response(history(request, generation), route: route)
-        case "chainlink": return .response(chainlink(request, generation), route: route)
+        case "chainlink": return chainlink(request, generation)
         case "board": return .response(board(request), route: route)
         case "board-config": return .response(boardConfig(request, generation), route: route)
         case "metrics":

@@ -104,9 +104,13 @@ package final class StreamHub: Sendable {
     /// fleet's id for it when the fleet numbered it (the same on every instance).
     package typealias Push = @Sendable (_ deliver: @escaping @Sendable (String, EventID?) -> Void) -> FeedSubscription?
 
-    /// The fleet's events of a topic after a sequence, as `(sequence, event body)`, oldest first,
-    /// for a client resuming with an id another instance gave. Called from a connection's thread.
-    package typealias FleetBacklog = @Sendable (_ topic: TopicKey, _ after: UInt64) -> [(UInt64, String)]
+    /// A client resuming with an id the fleet gave (its epoch is the fleet's): the sequence it had,
+    /// and the fleet's events of each of its topics after it, as `(sequence, event)`, oldest first,
+    /// read from Redis before the client subscribes (``ServeRouter/fleetResume(_:topics:state:)``).
+    package struct FleetResume: Sendable {
+        var after: UInt64
+        var missed: [TopicKey: [(UInt64, String)]]
+    }
 
     private struct State {
         var topics: [TopicKey: Topic] = [:]
@@ -128,24 +132,16 @@ package final class StreamHub: Sendable {
     private let tickerExecutor: (any TaskExecutor)?
     /// The feed that pushes a topic's events, when one does; the others tick.
     private let push: @Sendable (TopicKey) -> Push?
-    /// The fleet's epoch (its ids' first part), once known, and its events in Redis.
-    private let fleetEpoch: @Sendable () -> UInt64?
-    private let fleetBacklog: FleetBacklog
 
     /// - Parameters:
     ///   - tickerExecutor: where the topics' tickers run; tests give one of their own.
     ///   - push: the feed of a topic that is pushed rather than polled (`"stream": true`); `nil` for one that ticks.
     ///   - makeEvent: one tick's event of a polled topic.
-    ///   - fleetEpoch, fleetBacklog: with a fleet (`shared.redis`), its epoch and its kept events,
-    ///     so a client resuming with an id another instance gave gets what it missed.
     package init(tickerExecutor: (any TaskExecutor)? = nil, push: @escaping @Sendable (TopicKey) -> Push? = { _ in nil },
-                 fleetEpoch: @escaping @Sendable () -> UInt64? = { nil }, fleetBacklog: @escaping FleetBacklog = { _, _ in [] },
                  makeEvent: @escaping @Sendable (TopicKey) async -> String) {
         self.makeEvent = makeEvent
         self.tickerExecutor = tickerExecutor
         self.push = push
-        self.fleetEpoch = fleetEpoch
-        self.fleetBacklog = fleetBacklog
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
@@ -156,13 +152,14 @@ package final class StreamHub: Sendable {
 
     /// Adds `subscriber` to `key`'s topic, starting its ticker if it is new. It gets,
     /// at once, the events after `lastEventID` that the topic still holds, or, without
-    /// one (or for an id this hub never gave), the topic's latest event. False once the hub stopped.
-    func subscribe(_ subscriber: Subscriber, to key: TopicKey, after lastEventID: String? = nil) -> Bool {
+    /// one (or for an id this hub never gave), the topic's latest event; with `fleet`, the
+    /// fleet's events it missed, then the topic's after them. False once the hub stopped.
+    func subscribe(_ subscriber: Subscriber, to key: TopicKey, after lastEventID: String? = nil, fleet: FleetResume? = nil) -> Bool {
         let asked = lastEventID.flatMap(EventID.init(parsing:))
         let resume = asked.flatMap { $0.epoch == epoch ? $0.sequence : nil }
         // An id the fleet gave: its events from Redis (this instance may not have had the topic), then ours after them.
-        let fleetResume = asked.flatMap { asked in fleetEpoch().flatMap { $0 == asked.epoch ? asked.sequence : nil } }
-        let fleetMissed = fleetResume.map { fleetBacklog(key, $0) } ?? []
+        let fleetResume = fleet?.after
+        let fleetMissed = fleet?.missed[key] ?? []
         // Asked before the lock: the feed's own lock is never taken inside this one.
         let pushed = state.withLock { $0.topics[key] == nil } ? push(key) : nil
         var started: (push: Push, id: Int)?

@@ -42,7 +42,7 @@ struct StreamSlowClientTests {
         let hub = StreamHub(tickerExecutor: SerialQueueExecutor(label: "StreamSlowClientTests.tickers")) { topic in "data: {\"asset\":\"\(topic.asset)\",\"filler\":\"\(payload)\"}\n\n" }
         defer { hub.stop() }
         let server = try ServeServer(address: try #require(ListenAddress("127.0.0.1:0")), limits: .init(ServeSettings()))
-        // Never started: the plan only needs its limits, its writers and whether it is stopping.
+        // Never started: the stream only needs its limits, its writers and whether it is stopping.
         let topics = (1...10).map { StreamHub.TopicKey(asset: "A\($0)", currency: "USD", providers: nil, intervalMilliseconds: 100) }
         let plan = StreamPlan(topics: topics, lastEventID: nil, hub: hub, metrics: ServeMetrics())
         // Each descriptor has one owner, which alone closes it: the server's ends belong to the
@@ -52,7 +52,7 @@ struct StreamSlowClientTests {
         let slow = try Self.socketPair(), fast = try Self.socketPair()
 
         for descriptor in [slow.server, fast.server] {
-            let handedOver = plan.start(on: descriptor, server: server)
+            let handedOver = server.startStream(on: descriptor, source: plan)
             #expect(handedOver)
             if !handedOver { close(descriptor) }
         }

@@ -125,9 +125,7 @@ package final class ServeApplication: Sendable {
     /// serve's parts, in the order they start (the table above).
     private func makeServices(state: ServeState, metrics: ServeMetrics, server: ServeServer) -> [any Service] {
         let diagnostics = options.diagnostics, drainLimit = options.drainLimit
-        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) },
-                            fleetEpoch: { ServeRouter.fleetEpoch(state: state) },
-                            fleetBacklog: { topic, after in ServeRouter.fleetBacklog(for: topic, after: after, state: state) }) { topic in
+        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) }) { topic in
             await ServeRouter.event(for: topic, state: state)
         }
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })

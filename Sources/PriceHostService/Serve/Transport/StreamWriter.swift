@@ -4,25 +4,23 @@ import PriceHostCore
 
 /// Writes SSE streams: one thread writes every stream handed to it, from one `poll`.
 ///
-/// A stream's connection thread sends the head, subscribes, hands the descriptor over
-/// (``add(_:)``) and ends. From then on an event costs its stream one queued string and,
+/// A connection's event loop hands the descriptor over (``ServeServer/startStream(on:source:head:)``,
+/// then ``add(_:)``) with the SSE head as the stream's first output, and the stream's
+/// ``ServeEventSource`` subscribed. From then on an event costs its stream one queued string and,
 /// for a writer that is asleep, one byte down a pipe: no thread per client to wake, so
 /// an event reaches a thousand clients in one pass of `send`s.
 ///
 /// Writes never block: what a socket does not take waits in the stream's output, the
 /// writer asks `poll` for `POLLOUT` on it, and its inbox is not read again until the
 /// output has gone. A client that reads too slowly therefore falls behind in its inbox,
-/// which then keeps only the latest event of each pair; one that stays behind for
-/// ``StreamHub/Subscriber/maxLag`` is sent a final `event: error` and disconnected.
+/// which then keeps only the latest event of each pair; one that stays behind too long is sent
+/// its subscription's last words (``ServeEventSubscription/lastWords(at:)``) and disconnected.
 /// Other streams never wait for it.
 final class StreamWriter: Sendable {
     /// A stream handed over: its socket, its subscription, and what it has yet to write.
     struct Stream: Sendable {
         let descriptor: Int32
-        let subscriber: StreamHub.Subscriber
-        let topics: [StreamHub.TopicKey]
-        let hub: StreamHub
-        let metrics: ServeMetrics
+        let subscription: any ServeEventSubscription
         var output = StreamOutput()
         var lastWrite = ContinuousClock.now
         /// Set once it was cut off for staying behind: its last word goes out until then, then it closes.
@@ -179,7 +177,7 @@ final class StreamWriter: Sendable {
         // Bounded: each pass either empties the output and takes the inbox again, or stops.
         for _ in 0..<4 {
             if stream.output.isEmpty, stream.closingBy == nil {
-                for event in stream.subscriber.take() { stream.output.append(event) }
+                for event in stream.subscription.take() { stream.output.append(event) }
             }
             guard !stream.output.isEmpty else { break }
             switch stream.output.send(stream.descriptor) {
@@ -201,12 +199,12 @@ final class StreamWriter: Sendable {
                 end(&streams, descriptor)
                 continue
             }
-            if slot.stream.closingBy == nil, let since = slot.stream.subscriber.behindSince, since.duration(to: now) >= StreamHub.Subscriber.maxLag {
+            if slot.stream.closingBy == nil, let lastWords = slot.stream.subscription.lastWords(at: now) {
                 // The event it is in the middle of, then the last word, as fast as it reads, for a
                 // few seconds at most. What it has not started is dropped: a reconnect with
                 // `Last-Event-ID` gets it from the topic's history.
                 slot.stream.output.dropUnstartedEvents()
-                slot.stream.output.append(StreamPlan.tooFarBehind)
+                slot.stream.output.append(lastWords)
                 slot.stream.closingBy = now + .seconds(5)
                 if !pump(&slot.stream) { end(&streams, descriptor) }
             } else if slot.stream.closingBy != nil || (slot.stream.output.isEmpty && slot.stream.lastWrite + heartbeat <= now) {
@@ -223,8 +221,10 @@ final class StreamWriter: Sendable {
     }
 
     private func end(_ stream: Stream) {
-        for topic in stream.topics { stream.hub.unsubscribe(stream.subscriber, from: topic) }
-        stream.metrics.streamClients(-1)
+        stream.subscription.cancel()
         release(stream.descriptor)
     }
+
+    /// The kernel's send buffer for a stream.
+    static let socketBuffer = 32 * 1024
 }

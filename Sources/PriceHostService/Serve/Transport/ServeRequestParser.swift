@@ -126,7 +126,7 @@ enum ServeRequestParser {
         case .failure(let refusal): return .failure(refusal)
         }
         let connection = headers.first { $0.name == "connection" }?.value.lowercased() ?? ""
-        let keepAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
+        let keepAlive = version == "HTTP/1.1" ? !contains(connection, "close") : contains(connection, "keep-alive")
         let request = ServeRequest(method: String(decoding: parts[0], as: UTF8.self), target: String(decoding: target, as: UTF8.self),
                                    path: path, query: query, headers: headers, keepAlive: keepAlive)
         return .success((request, contentLength))
@@ -179,6 +179,14 @@ enum ServeRequestParser {
         case 97...102: byte - 87
         default: nil
         }
+    }
+
+    /// Whether `text` holds `word`, by its bytes (String's `contains` builds a searcher each time).
+    private static func contains(_ text: String, _ word: StaticString) -> Bool {
+        let bytes = Array(text.utf8)
+        let pattern = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count >= pattern.count else { return false }
+        return (0...(bytes.count - pattern.count)).contains { start in pattern.indices.allSatisfy { bytes[start + $0] == pattern[$0] } }
     }
 
     /// RFC 9110 token characters.

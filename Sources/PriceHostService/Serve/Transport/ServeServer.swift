@@ -3,18 +3,24 @@ import Glibc
 import PriceHostCore
 import Synchronization
 
-/// The listening socket and its connections: one thread accepts, one thread per
-/// connection reads, answers in order and writes; SSE streams are handed to a few
-/// writer threads (one per core, at most 4), each writing many streams (``StreamWriter``).
+/// The listening socket and its connections: one thread accepts and hands each connection to
+/// one of a few event loops (one per core, at most 4, ``EventLoop``), which reads its requests,
+/// answers them in order and writes without ever blocking; SSE streams are handed to a few
+/// writer threads (as many, ``StreamWriter``), each writing many streams. An idle connection
+/// costs its buffers, not a thread.
 ///
-/// Limits: past `maxConnections` a new connection gets an immediate 503; an idle
-/// keep-alive connection is closed after `idleTimeout`; a request whose head (and
-/// body) has not arrived within `headerTimeout` of its first byte gets 408 and the
-/// connection is closed (slowloris). ``drain(within:)`` stops accepting, lets
-/// requests in flight finish and closes the rest.
+/// Limits: past `maxConnections` a new connection gets an immediate 503; an idle keep-alive
+/// connection is closed after `idleTimeout`; a request whose head (and body) has not arrived
+/// within `headerTimeout` of its first byte gets 408 and the connection is closed (slowloris);
+/// a client that takes no byte of its answer for 10 s is disconnected. ``drain(within:)`` stops
+/// accepting, lets requests in flight finish (with `Connection: close`) and closes the rest.
 package final class ServeServer: Sendable {
-    /// What a connection's requests are handed to.
-    package typealias Handler = @Sendable (ServeRequest) -> ServeAnswer
+    /// What a connection's requests are handed to, on the loop's thread: it must not block
+    /// (``ServeReply/later(_:)`` for work that waits).
+    package typealias Handler = @Sendable (ServeRequest) -> ServeReply
+    /// Told after each answer is made: the request (`nil` for one refused before it could be read),
+    /// the route, the status and the milliseconds since the request's first byte.
+    package typealias Finished = @Sendable (ServeRequest?, String, Int, Double) -> Void
 
     /// The timeouts and the connection bound.
     package struct Limits: Sendable {
@@ -22,6 +28,8 @@ package final class ServeServer: Sendable {
         var idleTimeoutMilliseconds: Int
         var headerTimeoutMilliseconds: Int
         var heartbeatMilliseconds: Int
+        /// A connection whose answer waits this long without the client taking a byte is closed.
+        var sendTimeoutMilliseconds = 10_000
 
         package init(_ settings: ServeSettings) {
             maxConnections = settings.maxConnections
@@ -35,10 +43,11 @@ package final class ServeServer: Sendable {
     package let address: ListenAddress
     package let limits: Limits
     private let listener: Int32
-    /// Open connections; a descriptor is removed under this lock before it is closed, so
-    /// ``drain(within:)`` never shuts down a reused number.
-    private let connections = Lock<Set<Int32>>([])
+    /// Connections open, streams included: counted up when accepted, down when closed.
+    private let openCount = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// The loops, made by ``start(handler:finished:)``.
+    private let loops = Lock<[EventLoop]>([])
     /// The streams' writers, made when the first stream starts.
     private let writers = Lock<[StreamWriter]?>(nil)
     /// Who may close the listener: the accept loop once it runs (and only when it ends, so it
@@ -49,6 +58,9 @@ package final class ServeServer: Sendable {
     private enum ListenerState {
         case idle, accepting, closed
     }
+
+    /// How many event loops (and stream writers): one per core, at most 4.
+    static let loopCount = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// Binds and listens.
     /// - Throws: ``ServeError`` with the system's reason (the port in use, say).
@@ -64,7 +76,7 @@ package final class ServeServer: Sendable {
         let bound = withUnsafePointer(to: &socketAddress) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(descriptor, 1024) == 0 else {
+        guard bound == 0, listen(descriptor, 4096) == 0 else {
             let code = errno
             close(descriptor)
             let hint = switch code {
@@ -87,23 +99,41 @@ package final class ServeServer: Sendable {
     /// True once ``drain(within:)`` began: answers say `Connection: close`.
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
-    /// Starts accepting on a thread of its own.
+    /// Starts the event loops and the accepting thread.
     /// - Parameters:
-    ///   - handler: answers each request.
-    ///   - finished: called after each answer: the request (`nil` for one refused before it could be read), the status and the time taken.
-    /// - Returns: false when the thread could not start, or the server was started or drained before.
-    package func start(handler: @escaping Handler, finished: @escaping @Sendable (ServeRequest?, String, Int, Double) -> Void) -> Bool {
+    ///   - handler: answers each request, on a loop's thread.
+    ///   - finished: called after each answer is made, before it is written (see ``Finished``).
+    /// - Returns: false when a thread could not start, or the server was started or drained before.
+    package func start(handler: @escaping Handler, finished: @escaping Finished) -> Bool {
         let claimed = listenerState.withLock { state in
             guard state == .idle else { return false }
             state = .accepting
             return true
         }
         guard claimed else { return false }
-        let started = DetachedThread.start(stackBytes: 256 * 1024) { [self] in
-            acceptLoop(handler: handler, finished: finished)
+        Self.raiseDescriptorLimit()
+        let made = (0..<Self.loopCount).compactMap { _ in EventLoop(server: self, handler: handler, finished: finished) }
+        guard made.count == Self.loopCount, made.allSatisfy({ $0.start() }) else {
+            made.forEach { $0.stop() }
+            closeListener()
+            return false
         }
-        if !started { closeListener() }
+        loops.withLock { $0 = made }
+        let started = DetachedThread.start(stackBytes: 256 * 1024) { [self] in acceptLoop(made, finished: finished) }
+        if !started {
+            made.forEach { $0.stop() }
+            closeListener()
+        }
         return started
+    }
+
+    /// Raises the soft limit on open descriptors to the hard limit: a connection costs one, and
+    /// `maxConnections` may be up to 65,536 (the default soft limit is often 1,024).
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Closes the listener, once: the accept loop's last act, or drain's or deinit's when none ran.
@@ -120,8 +150,9 @@ package final class ServeServer: Sendable {
         closeListener()
     }
 
-    private func acceptLoop(handler: @escaping Handler, finished: @escaping @Sendable (ServeRequest?, String, Int, Double) -> Void) {
+    private func acceptLoop(_ loops: [EventLoop], finished: @escaping Finished) {
         defer { closeListener() }
+        var next = 0
         while !isStopping {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
@@ -134,46 +165,67 @@ package final class ServeServer: Sendable {
             }
             // Not inherited by the children `check` would start: serve starts none, but a plugin might.
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-            let admitted = connections.withLock { open in
-                guard open.count < limits.maxConnections else { return false }
-                open.insert(connection)
-                return true
-            }
-            guard admitted else {
+            _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
+            guard openCount.add(1, ordering: .acquiringAndReleasing).newValue <= limits.maxConnections else {
+                openCount.subtract(1, ordering: .acquiringAndReleasing)
                 finished(nil, "overload", 503, 0)
-                Socket.setSendTimeout(connection, milliseconds: 1000)
+                // A fresh socket's buffer takes these few hundred bytes at once.
                 _ = Socket.sendAll(connection, ServeResponse.error(503, "too many connections (serve.maxConnections is \(limits.maxConnections)); try again shortly",
                                                                    headers: [("Retry-After", "1")]).serialized(keepAlive: false))
                 close(connection)
                 continue
             }
-            let started = DetachedThread.start { [self] in
-                let handedOver = ServeConnection(descriptor: connection, server: self, handler: handler, finished: finished).run()
-                if !handedOver { closeConnection(connection) }
-            }
-            if !started { closeConnection(connection) }
+            Socket.setNoDelay(connection)
+            // Spread in turn: each loop owns the connection from here, and alone closes it.
+            loops[next].adopt(connection)
+            next = (next + 1) % loops.count
         }
     }
 
-    private func closeConnection(_ connection: Int32) {
-        connections.withLock { _ = $0.remove(connection) }
+    /// Closes a connection its owner is done with, and counts it out.
+    func release(_ connection: Int32) {
         close(connection)
+        openCount.subtract(1, ordering: .acquiringAndReleasing)
     }
+
+    /// Hands the connection on `descriptor` to a stream writer, which sends `head` (the SSE response's)
+    /// and then `source`'s events until the client leaves or the server stops, and then closes it.
+    /// - Returns: true when a writer took the connection over; false when the caller still owns it
+    ///   (the source would not start, the server is stopping, or no writer could start).
+    func startStream(on descriptor: Int32, source: any ServeEventSource, head: String = ServeServer.streamHead) -> Bool {
+        guard !isStopping, let writer = streamWriter(for: descriptor) else { return false }
+        // A fixed kernel buffer per stream (no autotuning to megabytes): a client that stops
+        // reading costs at most this, and falls behind in its inbox soon enough to be seen.
+        Socket.setSendBuffer(descriptor, bytes: StreamWriter.socketBuffer)
+        // An event is one write: it goes out at once, never held behind the previous one's acknowledgement.
+        Socket.setNoDelay(descriptor)
+        guard let subscription = source.subscribe(ready: { writer.ready(descriptor) }) else { return false }
+        var stream = StreamWriter.Stream(descriptor: descriptor, subscription: subscription)
+        stream.output.append(head)
+        guard writer.add(stream) else {
+            subscription.cancel()
+            return false
+        }
+        return true
+    }
+
+    /// The head of every SSE response.
+    static let streamHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+        + "X-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
 
     /// The writer for a stream on `descriptor` (streams are spread over the writers by descriptor);
     /// `nil` when none can be made (out of descriptors).
-    func streamWriter(for descriptor: Int32) -> StreamWriter? {
+    private func streamWriter(for descriptor: Int32) -> StreamWriter? {
         writers.withLock { writers in
             if writers == nil {
-                let count = min(4, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-                let made = (0..<count).compactMap { _ in
+                let made = (0..<Self.loopCount).compactMap { _ in
                     StreamWriter(heartbeatMilliseconds: limits.heartbeatMilliseconds,
                                  isStopping: { [weak self] in self?.isStopping ?? true },
                                  release: { [weak self] descriptor in
-                                     if let self { closeConnection(descriptor) } else { close(descriptor) }
+                                     if let self { release(descriptor) } else { close(descriptor) }
                                  })
                 }
-                guard made.count == count else { return nil }
+                guard made.count == Self.loopCount else { return nil }
                 writers = made
             }
             return writers.map { $0[Int(descriptor) % $0.count] }
@@ -181,10 +233,11 @@ package final class ServeServer: Sendable {
     }
 
     /// How many connections are open.
-    package var openConnectionCount: Int { connections.withLock { $0.count } }
+    package var openConnectionCount: Int { openCount.load(ordering: .acquiring) }
 
-    /// Stops accepting, wakes every connection waiting for a request (an SSE stream
-    /// ends the same way), and waits until all are closed or `within` has passed.
+    /// Stops accepting, closes every connection waiting for a request (an SSE stream ends the
+    /// same way), lets those with a request in flight answer it with `Connection: close`, and
+    /// waits until all are closed or `within` has passed.
     /// - Returns: true when every connection closed in time.
     package func drain(within limit: Duration) -> Bool {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return openConnectionCount == 0 }
@@ -199,10 +252,7 @@ package final class ServeServer: Sendable {
             case .closed: break
             }
         }
-        // A connection mid-request still writes its answer (only reads are shut), then sees the end.
-        connections.withLock { open in
-            for connection in open { shutdown(connection, Int32(SHUT_RD)) }
-        }
+        for loop in loops.withLock({ $0 }) { loop.wake() }
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if openConnectionCount == 0 && listenerState.withLock({ $0 == .closed }) { break }
@@ -210,12 +260,4 @@ package final class ServeServer: Sendable {
         }
         return openConnectionCount == 0
     }
-}
-
-/// What a request gets: a response, or a stream that takes the connection over.
-package enum ServeAnswer: Sendable {
-    /// A response, counted under `route` (a fixed name, for metrics).
-    case response(ServeResponse, route: String)
-    /// Server-Sent Events until the client leaves or the server stops.
-    case stream(StreamPlan)
 }
