@@ -6,7 +6,8 @@ extension ServeCommand {
         name: "serve",
         summary: "answer prices over HTTP until stopped; SIGHUP reloads the config",
         usage: [
-            UsageLine("[--listen]", note: "HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz"),
+            // The routes from serve's route table: the man page and the usage note follow it.
+            UsageLine("[--listen]", note: "HTTP: " + ServeRouter.summary),
         ])
 
     static let options: [Option<ServeCommand>] = [

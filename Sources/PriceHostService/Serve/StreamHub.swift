@@ -135,13 +135,11 @@ package final class StreamHub: Sendable {
 
     /// - Parameters:
     ///   - tickerExecutor: where the topics' tickers run; tests give one of their own.
-    ///   - push: the feed of a topic that is pushed rather than polled (`"stream": true`); `nil` for one that ticks.
-    ///   - makeEvent: one tick's event of a polled topic.
-    package init(tickerExecutor: (any TaskExecutor)? = nil, push: @escaping @Sendable (TopicKey) -> Push? = { _ in nil },
-                 makeEvent: @escaping @Sendable (TopicKey) async -> String) {
-        self.makeEvent = makeEvent
+    ///   - source: where each topic's events come from: a feed's pushes, or one event per tick.
+    package init(tickerExecutor: (any TaskExecutor)? = nil, source: any StreamSource) {
+        self.makeEvent = { topic in await source.event(for: topic) }
         self.tickerExecutor = tickerExecutor
-        self.push = push
+        self.push = { topic in source.push(for: topic) }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)

@@ -93,12 +93,12 @@ struct ServeRequestParserTests {
     }
 
     @Test func theTokenMustMatchExactly() {
-        #expect(ServeRouter.authorizes("Bearer abc", token: "abc"))
-        #expect(!ServeRouter.authorizes("Bearer abd", token: "abc"))
-        #expect(!ServeRouter.authorizes("Bearer ab", token: "abc"))
-        #expect(!ServeRouter.authorizes("Bearer abcabc", token: "abc"))
-        #expect(!ServeRouter.authorizes("bearer abc", token: "abc"))
-        #expect(!ServeRouter.authorizes(nil, token: "abc"))
+        #expect(TokenCheck.authorizes("Bearer abc", token: "abc"))
+        #expect(!TokenCheck.authorizes("Bearer abd", token: "abc"))
+        #expect(!TokenCheck.authorizes("Bearer ab", token: "abc"))
+        #expect(!TokenCheck.authorizes("Bearer abcabc", token: "abc"))
+        #expect(!TokenCheck.authorizes("bearer abc", token: "abc"))
+        #expect(!TokenCheck.authorizes(nil, token: "abc"))
     }
 
     @Test func listenAddressesAreIPv4WithAPort() {

@@ -125,11 +125,9 @@ package final class ServeApplication: Sendable {
     /// serve's parts, in the order they start (the table above).
     private func makeServices(state: ServeState, metrics: ServeMetrics, server: ServeServer) -> [any Service] {
         let diagnostics = options.diagnostics, drainLimit = options.drainLimit
-        let hub = StreamHub(push: { topic in ServeRouter.feed(for: topic, state: state, metrics: metrics) }) { topic in
-            await ServeRouter.event(for: topic, state: state)
-        }
-        let router = ServeRouter(state: state, metrics: metrics, hub: hub, openConnections: { server.openConnectionCount })
-        let accessLog = diagnostics.isLogging(.info)
+        let hub = StreamHub(source: ServeStreamSource(state: state, metrics: metrics))
+        let log = RequestLog(metrics: metrics, diagnostics: diagnostics)
+        let router = ServeRouter(state: state, metrics: metrics, hub: hub, log: log, openConnections: { server.openConnectionCount })
         let children: [any Service] = options.stopsChildren ? [ServiceStep("child processes") {
             let killed = await DetachedThread.run { ChildReaper.stopAll(within: .seconds(1)) }
             if !killed.isEmpty { diagnostics.warning("child process(es) \(killed.map(String.init).joined(separator: ", ")) ignored SIGTERM for 1 s; killed") }
@@ -140,11 +138,9 @@ package final class ServeApplication: Sendable {
             ServiceStep("the feeds") { await state.current.feeds?.stop() },
             ServiceStep("the stream hub") { hub.stop() },
             ServiceStep("the listener", run: { () throws(ServiceError) in
+                // Answered requests are counted by the router's middleware; those the transport refused, here.
                 let started = server.start(handler: { router.answer($0) }, finished: { request, route, status, milliseconds in
-                    metrics.request(route: route, status: status)
-                    guard accessLog else { return }
-                    let tenths = Int((milliseconds * 10).rounded())
-                    diagnostics.log(.info, "\(request?.method ?? "-") \(request?.path ?? "-") \(status) \(tenths / 10).\(tenths % 10) ms")
+                    log.record(request, route: route, status: status, milliseconds: milliseconds)
                 })
                 guard started else { throw ServiceError("the accepting thread: \(String(cString: strerror(errno)))") }
             }, shutdown: {

@@ -122,9 +122,10 @@ final class ServeConnection {
             switch ServeRequestParser.parse(input[...]) {
             case .incomplete:
                 return read
-            case .request(let request, let consumed):
+            case .request(var request, let consumed):
                 input.removeFirst(consumed)
                 let started = requestStarted ?? now
+                request.received = started
                 requestStarted = input.isEmpty ? nil : now
                 let sequence = nextSequence
                 nextSequence += 1
@@ -154,19 +155,16 @@ final class ServeConnection {
             slots.removeFirst()
             moved = true
             switch answer {
-            case .response(let response, let route):
+            case .response(let response, _):
                 guard let request = first.request else {
                     output.append(response.serialized(keepAlive: false))
                     finish()
                     continue
                 }
                 let keepAlive = request.keepAlive && !loop.isStopping
-                // Counted before it is sent: a client that reads /metrics next must see this request.
-                loop.finished(request, route, response.status, Socket.milliseconds(since: first.started))
                 output.append(response.serialized(keepAlive: keepAlive, includeBody: request.method != "HEAD"))
                 if !keepAlive { finish() }
             case .stream(let source):
-                if let request = first.request { loop.finished(request, "stream", 200, Socket.milliseconds(since: first.started)) }
                 handOver = source
                 finish()
             }

@@ -14,6 +14,8 @@ package struct ServeRequest: Sendable, Equatable {
     var body: [UInt8] = []
     /// True when the connection stays open after the answer (HTTP/1.1 unless `Connection: close`).
     var keepAlive: Bool
+    /// When its first byte arrived (set by the connection): what the access log's time counts from.
+    package var received: ContinuousClock.Instant = .now
 
     /// The first value of header `name` (lower case).
     package func header(_ name: String) -> String? {

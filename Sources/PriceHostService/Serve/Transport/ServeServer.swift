@@ -18,8 +18,9 @@ package final class ServeServer: Sendable {
     /// What a connection's requests are handed to, on the loop's thread: it must not block
     /// (``ServeReply/later(_:)`` for work that waits).
     package typealias Handler = @Sendable (ServeRequest) -> ServeReply
-    /// Told after each answer is made: the request (`nil` for one refused before it could be read),
-    /// the route, the status and the milliseconds since the request's first byte.
+    /// Told of each request the transport refused before the handler could see it (`nil`: it could
+    /// not be read; `invalid` 400/408/413/431/501/505, `overload` 503), with the route name, the status and
+    /// the milliseconds since its first byte. Answered requests are the application's to count (its middleware).
     package typealias Finished = @Sendable (ServeRequest?, String, Int, Double) -> Void
 
     /// The timeouts and the connection bound.

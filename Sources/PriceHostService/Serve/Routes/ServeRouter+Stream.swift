@@ -27,8 +27,9 @@ extension ServeRouter {
         }
         let lastEventID = request.header("last-event-id")
         let plan = StreamPlan(topics: topics, lastEventID: lastEventID, hub: hub, metrics: metrics)
-        // Only an id of another process's epoch can be the fleet's; the fleet's epoch, once known, is read without waiting.
-        guard let asked = lastEventID.flatMap(EventID.init(parsing:)), asked.epoch != hub.epoch, let feeds = generation.feeds,
+        // The fleet's epoch, once known, is compared without waiting. The hub's own epoch is no guide: the fleet's may be
+        // the same millisecond (an instance that made both at its start), and an id of the fleet's is resumed from the fleet.
+        guard let asked = lastEventID.flatMap(EventID.init(parsing:)), let feeds = generation.feeds,
               feeds.fleetEpoch.map({ $0 == asked.epoch }) ?? true else {
             return .now(.stream(plan))
         }
@@ -100,4 +101,20 @@ extension ServeRouter {
             return "event: error\ndata: \(line)\n\n"
         }
     }
+}
+
+/// The hub's events as `serve` makes them: a streaming provider's feed, else a fetch per tick,
+/// from the generation served now.
+package struct ServeStreamSource: StreamSource {
+    let state: ServeState
+    let metrics: ServeMetrics
+
+    package init(state: ServeState, metrics: ServeMetrics) {
+        self.state = state
+        self.metrics = metrics
+    }
+
+    package func push(for topic: StreamHub.TopicKey) -> StreamHub.Push? { ServeRouter.feed(for: topic, state: state, metrics: metrics) }
+
+    package func event(for topic: StreamHub.TopicKey) async -> String { await ServeRouter.event(for: topic, state: state) }
 }
