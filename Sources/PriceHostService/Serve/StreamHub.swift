@@ -1,5 +1,5 @@
 import ConcurrencyHelpers
-import Glibc
+import FoundationEssentials
 import PriceHostCore
 
 /// The SSE topics: one per asset, currency, providers and interval. A topic has
@@ -131,6 +131,8 @@ package final class StreamHub: Sendable {
     /// The fleet's epoch (its ids' first part), once known, and its events in Redis.
     private let fleetEpoch: @Sendable () -> UInt64?
     private let fleetBacklog: FleetBacklog
+    /// What the topics' histories are kept on, and their tickers wait on.
+    private let clock: any PriceClock
 
     /// - Parameters:
     ///   - tickerExecutor: where the topics' tickers run; tests give one of their own.
@@ -138,17 +140,17 @@ package final class StreamHub: Sendable {
     ///   - makeEvent: one tick's event of a polled topic.
     ///   - fleetEpoch, fleetBacklog: with a fleet (`shared.redis`), its epoch and its kept events,
     ///     so a client resuming with an id another instance gave gets what it missed.
+    ///   - clock: what retention and the tickers' intervals are measured on, and the epoch read from; tests give a ``TestClock``.
     package init(tickerExecutor: (any TaskExecutor)? = nil, push: @escaping @Sendable (TopicKey) -> Push? = { _ in nil },
                  fleetEpoch: @escaping @Sendable () -> UInt64? = { nil }, fleetBacklog: @escaping FleetBacklog = { _, _ in [] },
-                 makeEvent: @escaping @Sendable (TopicKey) async -> String) {
+                 clock: any PriceClock = SystemClock(), makeEvent: @escaping @Sendable (TopicKey) async -> String) {
         self.makeEvent = makeEvent
         self.tickerExecutor = tickerExecutor
         self.push = push
         self.fleetEpoch = fleetEpoch
         self.fleetBacklog = fleetBacklog
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
+        self.clock = clock
+        epoch = UInt64(max(0, clock.wallNow.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// How many topics have a ticker: 0 once every client has left.
@@ -168,7 +170,7 @@ package final class StreamHub: Sendable {
         var started: (push: Push, id: Int)?
         let subscribed = state.withLock { state in
             guard !state.stopped else { return false }
-            let now = ContinuousClock.now
+            let now = clock.now
             var topic: Topic
             if let existing = state.topics[key] {
                 topic = existing
@@ -220,7 +222,7 @@ package final class StreamHub: Sendable {
                 return nil
             }
             state.topics[key] = nil
-            let now = ContinuousClock.now
+            let now = clock.now
             state.retired = state.retired.filter { !$0.value.isExpired(at: now) }
             if state.retired.count < Self.maximumRetiredTopics { state.retired[key] = topic.history }
             return topic
@@ -265,7 +267,7 @@ package final class StreamHub: Sendable {
             state.sequence += 1
             let shown = fleetID ?? EventID(epoch: epoch, sequence: state.sequence)
             let event = "id: \(shown.text)\n" + body
-            state.topics.values[topic].history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: .now)
+            state.topics.values[topic].history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: clock.now)
             // Under the lock: every client gets events in the order of their ids.
             for subscriber in state.topics.values[topic].subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
             return true
@@ -276,7 +278,7 @@ package final class StreamHub: Sendable {
         while !Task.isCancelled {
             let body = await makeEvent(key)
             guard !Task.isCancelled, publish(body, on: key, id: id) else { return }
-            try? await Task.sleep(for: .milliseconds(key.intervalMilliseconds))
+            try? await clock.sleep(for: .milliseconds(key.intervalMilliseconds))
         }
     }
 
