@@ -1,11 +1,13 @@
 import FoundationEssentials
 @testable import PriceHostCore
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// The test clock: it moves only when advanced, runs what came due in deadline order at
-/// its own time, wakes sleepers, and forgets what was cancelled.
-@Suite(.timeLimit(.minutes(1)))
+/// its own time, wakes sleepers, and forgets what was cancelled. Off the cooperative pool, the
+/// sleepers included: other tests' blocking cannot stall them.
+@Suite(.offThePool, .timeLimit(.minutes(1)))
 struct TestClockTests {
     @Test func advancingRunsWhatCameDueInDeadlineOrderEachAtItsTime() {
         let clock = TestClock()
@@ -42,7 +44,7 @@ struct TestClockTests {
     @Test func aSleeperWakesWhenTimeReachesItsDeadline() async throws {
         let clock = TestClock()
         let start = clock.now
-        let sleeper = Task { try await clock.sleep(for: .seconds(60)); return clock.now }
+        let sleeper = Task(executorPreference: DispatchThreadsExecutor()) { try await clock.sleep(for: .seconds(60)); return clock.now }
         #expect(await clock.waitForTimers(atLeast: 1))
         clock.advance(by: .seconds(59))
         #expect(clock.pendingTimers == 1)
@@ -52,7 +54,7 @@ struct TestClockTests {
 
     @Test func aCancelledSleeperThrowsAndStopsWaiting() async {
         let clock = TestClock()
-        let sleeper = Task { try await clock.sleep(for: .seconds(60)) }
+        let sleeper = Task(executorPreference: DispatchThreadsExecutor()) { try await clock.sleep(for: .seconds(60)) }
         #expect(await clock.waitForTimers(atLeast: 1))
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }

@@ -1,12 +1,14 @@
 import Foundation
 @testable import PriceHostCore
+import PriceHostTestTraits
 import PriceHostTesting
 @testable import PriceHostService
 import Testing
 
 /// The hub's topics on a test clock: a ticker waits its interval on the clock and ends with the
 /// last client; a topic's events are kept for a minute of the clock after its last client left.
-@Suite(.timeLimit(.minutes(1)))
+/// Off the cooperative pool, tickers included: other tests' blocking cannot stall what the clock wakes.
+@Suite(.offThePool, .timeLimit(.minutes(1)))
 struct StreamHubTests {
     static func topic(interval: Int = 1_000) -> StreamHub.TopicKey {
         StreamHub.TopicKey(asset: "BTC", currency: "USD", providers: nil, intervalMilliseconds: interval)
@@ -26,7 +28,7 @@ struct StreamHubTests {
     @Test func aTickerTicksEachIntervalAndEndsWithItsLastClient() async {
         let clock = TestClock()
         let made = LockedBox(0)
-        let hub = StreamHub(clock: clock) { _ in
+        let hub = StreamHub(tickerExecutor: DispatchThreadsExecutor(), clock: clock) { _ in
             made.update { $0 += 1 }
             return "data: {}\n\n"
         }
