@@ -42,10 +42,15 @@ struct MarketsMedianTests {
     }
 
     /// The shipped example: the median of every market, the outlier flagged, and
-    /// all markets asked at once (each answer takes a second; they overlap).
+    /// all markets asked at once (no answer comes until all ten requests are in: they overlap).
     @Test func shippedExampleGivesTheMedianOfEveryMarketAskedAtOnce() throws {
+        let arrived = LockedBox(0)
+        let allIn = DispatchSemaphore(value: 0)
         let server = try LoopbackHTTPServer { request, _ in
-            .init(status: Self.answers[request.path] == nil ? 404 : 200, body: Self.answers[request.path] ?? "", delay: 1)
+            if arrived.update({ $0 += 1; return $0 }) == 10 { for _ in 0..<10 { allIn.signal() } }
+            // Held until the tenth request is in, at most 10 s: asked one after another, they would take 10 s and more.
+            _ = allIn.wait(timeout: .now() + 10)
+            return .init(status: Self.answers[request.path] == nil ? 404 : 200, body: Self.answers[request.path] ?? "")
         }
         defer { server.stop() }
         let sandbox = try Sandbox(config: try Self.shippedMarketsConfig(baseURL: server.baseURL))
@@ -62,7 +67,7 @@ struct MarketsMedianTests {
             ["BTC", "USD", "37010", "median", "36990", "39000", "543.1", "5", "coingecko"],
             ["ETH", "USD", "3120.5", "median", "3120", "3121", "3.2", "5", ""],
         ])
-        // Ten requests of a second each: all in flight at once, not one market after another.
+        // Ten requests, each held until all were in: all in flight at once, not one market after another.
         #expect(server.requestCounts.values.reduce(0, +) == 10)
         #expect(server.peakConcurrentRequests == 10, "the markets were not asked at once")
         #expect(elapsed < 10, "took \(elapsed) s")

@@ -90,7 +90,12 @@ struct ServeLifecycleTests {
     }
 
     @Test func sigtermFinishesTheRequestInFlightEndsStreamsAndExitsZero() throws {
-        let upstream = try LoopbackHTTPServer { _, _ in .init(body: CoinbaseTests.spot("BTC", "USD", "5"), delay: 1.5) }
+        // BTC's answer is held until the test saw the shutdown begin (at most 10 s): the request is in flight throughout.
+        let release = DispatchSemaphore(value: 0)
+        let upstream = try LoopbackHTTPServer { request, _ in
+            if request.path == "/v2/prices/BTC-USD/spot" { _ = release.wait(timeout: .now() + 10) }
+            return .init(body: CoinbaseTests.spot("BTC", "USD", "5"))
+        }
         defer { upstream.stop() }
         let sandbox = try ServeCoalescingTests.coinbaseSandbox(upstream)
         defer { sandbox.remove() }
@@ -103,10 +108,12 @@ struct ServeLifecycleTests {
         // Until the request is at the upstream: it is in flight.
         for _ in 0..<100 where upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == 0 { usleep(20_000) }
         server.process.send(SIGTERM)
+        // The drain ends the streams at once; the request in flight still gets its answer.
+        #expect(stream.isClosedByServer(within: 5))
+        release.signal()
         let reply = try slow.readReply()
         #expect(reply.status == 200)
         #expect(reply.headers["connection"] == "close")
-        #expect(stream.isClosedByServer(within: 5))
         #expect(server.process.waitForExit(within: 10) == 0, "\(server.process.standardError)")
         #expect(throws: (any Error).self) { try LoopbackHTTPConnection(port: server.port).get("/healthz") }
     }

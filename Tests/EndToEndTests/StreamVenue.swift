@@ -16,6 +16,8 @@ struct StreamVenue {
         case play(String, every: Double)
         case fragments([String])
         case sleep(Double)
+        /// Waits (at most 30 s) until the file at the path exists: the test's signal that what it waited for happened.
+        case waitFile(String)
         case close(Int, String)
         case drop
         case raw(String)
@@ -30,6 +32,7 @@ struct StreamVenue {
             case .play(let file, let seconds): ["play", file, seconds]
             case .fragments(let parts): ["fragments", parts]
             case .sleep(let seconds): ["sleep", seconds]
+            case .waitFile(let path): ["wait_file", path]
             case .close(let code, let reason): ["close", code, reason]
             case .drop: ["drop"]
             case .raw(let hex): ["raw", hex]

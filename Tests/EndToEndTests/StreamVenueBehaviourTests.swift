@@ -46,7 +46,11 @@ struct StreamVenueBehaviourTests {
         let now = Date()
         let coinbase = try await StreamVenue.start([[.waitMessage, .send(CoinbaseFeed.ticker("64000.10", sequence: 1, at: now)), .hold]])
         defer { coinbase.stop() }
-        let kraken = try await StreamVenue.start([[.waitMessage, .sleep(0.8), .send(Self.krakenTicker("64002.5", at: CoinbaseFeed.iso(now))), .hold]])
+        // Kraken speaks once the median of coinbase's quote alone is out, so that the two lines come in this order.
+        let signals = try TemporaryDirectory(prefix: "pricehost-median")
+        defer { signals.remove() }
+        let coinbaseShown = signals.file("coinbase-shown")
+        let kraken = try await StreamVenue.start([[.waitMessage, .waitFile(coinbaseShown), .send(Self.krakenTicker("64002.5", at: CoinbaseFeed.iso(now))), .hold]])
         defer { kraken.stop() }
         let sandbox = try Sandbox(config: """
             {
@@ -59,11 +63,19 @@ struct StreamVenueBehaviourTests {
             """)
         defer { sandbox.remove() }
         let result = try await offThePool {
-            try sandbox.run(["watch", "--stream", "--asset", "BTC", "--provider", "coinbase,kraken", "--aggregate", "median", "--ticks", "2"])
+            let watch = try BackgroundProcess(BuiltProducts.pricehost, ["watch", "--stream", "--asset", "BTC", "--provider", "coinbase,kraken",
+                                                                       "--aggregate", "median", "--ticks", "2", "--config", sandbox.configPath],
+                                              currentDirectory: sandbox.directory.path)
+            let shown = watch.waitForOutput { !$0.isEmpty }
+            _ = try signals.write("", to: "coinbase-shown")
+            let status = watch.waitForExit(within: 30)
+            return (shown, status, CommandResult(status: status ?? -1, standardOutput: watch.standardOutput, standardError: watch.standardError))
         }
-        let lines = jsonLines(result)
-        #expect(lines.compactMap { $0["amount"] as? String } == ["64000.1", "64001.3"], "\(result)")
-        #expect(lines.compactMap { $0["count"] as? Int } == [1, 2], "\(result)")
+        #expect(result.0, "the first line never came: \(result.2)")
+        #expect(result.1 == 0, "\(result.2)")
+        let lines = jsonLines(result.2)
+        #expect(lines.compactMap { $0["amount"] as? String } == ["64000.1", "64001.3"], "\(result.2)")
+        #expect(lines.compactMap { $0["count"] as? Int } == [1, 2], "\(result.2)")
         for line in lines {
             #expect(line["provider"] as? String == "median" && line["source"] as? String == "stream" && line["receivedAt"] is String)
         }

@@ -47,13 +47,24 @@ struct WatchTests {
             """, standardError: ""))
     }
 
+    /// A shell loop that waits until `file` has `count` complete lines, at most 10 s (then the test's expectations say what was missing).
+    static func waitForLines(_ count: Int, in file: String) -> String {
+        "for _ in $(seq 1000); do [ \"$(cat \(file) 2>/dev/null | wc -l)\" -ge \(count) ] && break; sleep 0.01; done"
+    }
+
     @Test func changedPriceFileShowsUpOnTheNextTick() throws {
         let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])
         defer { sandbox.remove() }
+        // The file changes once the first tick is out (waited for, at most 10 s), before the next.
         let result = try bash("""
-            (sleep 1.4; printf '[{"base":"BTC","currency":"USD","amount":"99999.99","timestamp":"2026-11-21T00:00:00Z"}]' > prices.json.new; mv prices.json.new prices.json) &
-            "$PRICEHOST" watch --config "$CONFIG" --asset BTC --interval 1 --ticks 3 --format csv
-            wait
+            "$PRICEHOST" watch --config "$CONFIG" --asset BTC --interval 1 --ticks 3 --format csv > out.csv &
+            watcher=$!
+            \(Self.waitForLines(2, in: "out.csv"))
+            printf '[{"base":"BTC","currency":"USD","amount":"99999.99","timestamp":"2026-11-21T00:00:00Z"}]' > prices.json.new; mv prices.json.new prices.json
+            wait $watcher
+            status=$?
+            cat out.csv
+            exit $status
             """, in: sandbox)
         #expect(result.status == 0, "\(result)")
         #expect(result.outputLines.dropFirst().first == "BTC,USD,91234.56,file,2026-11-20T12:00:00Z")
@@ -65,10 +76,16 @@ struct WatchTests {
         let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"], extra: ",\n  \"pluginDirectories\": [\"plugins.d\"]"),
                                   files: ["prices.json": samplePrices, "plugins.d/README": "drop plugins here"])
         defer { sandbox.remove() }
+        // Dropped once the first tick is out (waited for, at most 10 s), before the next.
         let result = try bash("""
-            (sleep 1.4; cp '\(plugin)' plugins.d/.libCTest.tmp; mv plugins.d/.libCTest.tmp plugins.d/libCTest.so) &
-            "$PRICEHOST" watch --config "$CONFIG" --asset BTC --provider ctest --interval 1 --ticks 3
-            wait
+            "$PRICEHOST" watch --config "$CONFIG" --asset BTC --provider ctest --interval 1 --ticks 3 > out.jsonl &
+            watcher=$!
+            \(Self.waitForLines(1, in: "out.jsonl"))
+            cp '\(plugin)' plugins.d/.libCTest.tmp; mv plugins.d/.libCTest.tmp plugins.d/libCTest.so
+            wait $watcher
+            status=$?
+            cat out.jsonl
+            exit $status
             """, in: sandbox)
         #expect(result.status == 0, "\(result)")
         #expect(result.outputLines.first?.contains(#""error":"unknown provider 'ctest' (from --provider); loaded providers: file""#) == true, "\(result)")
@@ -81,7 +98,7 @@ struct WatchTests {
         let result = try bash("""
             "$PRICEHOST" watch --config "$CONFIG" --asset BTC --interval 30 > out.jsonl &
             watcher=$!
-            sleep 1
+            \(Self.waitForLines(1, in: "out.jsonl"))
             kill -TERM $watcher
             wait $watcher
             echo "status $?"

@@ -1,34 +1,45 @@
-import Dispatch
+import ConcurrencyHelpers
 
 /// How long a fetch may go without its completion: a timer that is cancelled
 /// when the fetch finishes. (A `DispatchQueue.asyncAfter` per fetch stayed
 /// queued, with what it captured, until its 60 s were up: a `watch` polling ten
 /// times a second carried 600 of them.)
-///
-/// `@unchecked Sendable`: a Dispatch timer may be rescheduled and cancelled from any thread.
-final class FetchDeadline: @unchecked Sendable {
-    private let timer: DispatchSourceTimer
-    private let delay: DispatchTimeInterval
+final class FetchDeadline: Sendable {
+    private let clock: any PriceClock
+    private let delay: Duration
+    private let expired: @Sendable (FetchDeadline) -> Void
+    /// The timer waiting now; `nil` once cancelled, for good.
+    private let timer = Lock<ClockTimer??>(.some(nil))
 
-    /// Starts the timer; `expired` runs once `delay` has passed, unless cancelled or restarted first.
-    init(after delay: DispatchTimeInterval, expired: @escaping @Sendable (FetchDeadline) -> Void) {
+    /// Starts the timer; `expired` runs once `delay` has passed on `clock`, unless cancelled or restarted first.
+    init(after delay: Duration, clock: any PriceClock = SystemClock(), expired: @escaping @Sendable (FetchDeadline) -> Void) {
+        self.clock = clock
         self.delay = delay
-        timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.schedule(deadline: .now() + delay)
-        // Strongly: the cycle through the handler is what keeps the deadline alive
-        // while it runs, and Dispatch drops the handler, breaking it, on cancel.
-        // Every path cancels: completion and expiry both go through `take`.
-        timer.setEventHandler { expired(self) }
-        timer.resume()
+        self.expired = expired
+        restart()
     }
 
     /// Waits the whole delay again, from now.
     func restart() {
-        timer.schedule(deadline: .now() + delay)
+        // Strongly: what keeps the deadline alive while it waits is the clock's hold on this action,
+        // which it drops once the action ran or the timer was cancelled. Every path cancels:
+        // completion and expiry both go through `take`.
+        let next = clock.schedule(at: clock.now + delay) { [self] in expired(self) }
+        let (replaced, cancelled) = timer.withLock { timer -> (ClockTimer?, Bool) in
+            guard case .some(let waiting) = timer else { return (nil, true) }
+            timer = .some(next)
+            return (waiting, false)
+        }
+        replaced?.cancel()
+        if cancelled { next.cancel() }
     }
 
     /// Stops the timer for good; `expired` will not run.
     package func cancel() {
-        timer.cancel()
+        let waiting = timer.withLock { timer -> ClockTimer? in
+            defer { timer = .none }
+            return timer ?? nil
+        }
+        waiting?.cancel()
     }
 }

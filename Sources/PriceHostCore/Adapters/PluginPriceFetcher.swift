@@ -15,23 +15,26 @@ final class PluginPriceFetcher: PriceFetcher {
     private let function: CFetchFunction
     /// Where this plugin's late or repeated completions are reported.
     private let diagnostics: Diagnostics
+    /// What the completion timeout is measured on.
+    private let clock: any PriceClock
 
     init(provider: String, pluginPath: String, completionTimeout: Duration,
          isWaitingOnHost: @escaping @Sendable () -> Bool = { false }, function: CFetchFunction,
-         diagnostics: Diagnostics = .process) {
+         diagnostics: Diagnostics = .process, clock: any PriceClock = SystemClock()) {
         self.provider = provider
         self.pluginPath = pluginPath
         self.completionTimeout = completionTimeout
         self.isWaitingOnHost = isWaitingOnHost
         self.function = function
         self.diagnostics = diagnostics
+        self.clock = clock
     }
 
     /// Fails fetch `id` with `failure()` after `delay`, unless it completed; while the
     /// plugin waits on the host's HTTP (which has deadlines of its own) the wait starts again.
-    private static func armDeadline(id: UInt, after delay: DispatchTimeInterval, isWaitingOnHost: @escaping @Sendable () -> Bool,
+    private static func armDeadline(id: UInt, after delay: Duration, clock: any PriceClock, isWaitingOnHost: @escaping @Sendable () -> Bool,
                                     failure: @escaping @Sendable () -> QuoteFailure) {
-        let deadline = FetchDeadline(after: delay) { deadline in
+        let deadline = FetchDeadline(after: delay, clock: clock) { deadline in
             guard PendingFetches.shared.isPending(id) else { return }
             if isWaitingOnHost() {
                 deadline.restart()
@@ -48,9 +51,8 @@ final class PluginPriceFetcher: PriceFetcher {
             let id = PendingFetches.shared.add(PendingFetches.Waiter(
                 continuation: continuation, provider: provider, pluginPath: pluginPath,
                 request: request, diagnostics: diagnostics))
-            let (seconds, attoseconds) = completionTimeout.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            Self.armDeadline(id: id, after: .nanoseconds(nanoseconds), isWaitingOnHost: isWaitingOnHost) { [provider, pluginPath] in
+            let seconds = completionTimeout.components.seconds
+            Self.armDeadline(id: id, after: completionTimeout, clock: clock, isWaitingOnHost: isWaitingOnHost) { [provider, pluginPath] in
                 QuoteFailure(provider: provider, request: request, code: .noCompletion,
                              message: "plugin \(pluginPath) never called the fetch completion for \(request.pair) (waited \(seconds) s: timeoutSeconds × maxAttempts + \(ProviderPolicy.fetchDeadlineMargin.components.seconds) s); a plugin must call it exactly once per fetch, and never block the thread it is called on")
             }

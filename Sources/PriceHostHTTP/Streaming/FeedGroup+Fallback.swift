@@ -5,8 +5,9 @@ extension FeedGroup {
     /// A sign of life, a price or a heartbeat (never a connection or an acknowledgement): the feed is
     /// fresh again, and a stale one recovers (REST stops).
     func noteMessage() {
+        let now = runner.clock.now
         let fallback: Task<Void, Never>?? = state.withLock { state in
-            state.lastMessage = .now
+            state.lastMessage = now
             guard state.stale else { return .none }
             state.stale = false
             defer { state.fallback = nil }
@@ -26,10 +27,10 @@ extension FeedGroup {
         let tick = min(staleAfter / 4, .milliseconds(250))
         let seconds = Durations.seconds(staleAfter)
         while !Task.isCancelled {
-            try? await Task.sleep(for: tick)
+            try? await runner.clock.sleep(for: tick)
+            let now = runner.clock.now
             let silence = state.withLock { state -> Silence? in
                 guard !state.stopped else { return nil }
-                let now = ContinuousClock.now
                 if !state.stale {
                     guard now - state.lastMessage >= staleAfter else { return nil }
                     state.stale = true
@@ -87,7 +88,7 @@ extension FeedGroup {
                     lastFailure = message
                 }
             }
-            try? await Task.sleep(for: interval)
+            try? await runner.clock.sleep(for: interval)
         }
     }
 }

@@ -9,7 +9,7 @@ extension FeedGroup {
         if let ping = runner.stream.ping {
             tasks.append(Task(executorPreference: runner.taskExecutor) {
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: ping.interval)
+                    try? await self.runner.clock.sleep(for: ping.interval)
                     guard !Task.isCancelled else { return }
                     try? await link.connection.send(text: ping.message)
                 }
@@ -19,7 +19,7 @@ extension FeedGroup {
             // Start the hand-over early enough for the new connection to go live first.
             let early = min(.seconds(60), lifetime / 10)
             tasks.append(Task(executorPreference: runner.taskExecutor) {
-                try? await Task.sleep(for: lifetime - early)
+                try? await self.runner.clock.sleep(for: lifetime - early)
                 guard !Task.isCancelled else { return }
                 self.continuation.yield(.handover(link, "the connection reached its lifetime of \(Durations.seconds(lifetime)) s"))
             })

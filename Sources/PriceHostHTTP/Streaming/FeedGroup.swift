@@ -17,7 +17,7 @@ final class FeedGroup: Sendable {
     struct State {
         var pairs: [QuoteRequest]
         /// The last price or heartbeat: what keeps a feed fresh (an acknowledgement does not).
-        var lastMessage = ContinuousClock.now
+        var lastMessage: ContinuousClock.Instant
         /// When the active connection opened, while it has brought no price or heartbeat.
         var silentSince: ContinuousClock.Instant?
         var stale = false
@@ -29,9 +29,10 @@ final class FeedGroup: Sendable {
 
     let state: Lock<State>
 
-    init(runner: FeedRunner, pairs: [QuoteRequest]) {
+    /// - Parameter now: on the runner's clock; the feed is fresh from then, until `staleAfterSeconds` pass without a price or heartbeat.
+    init(runner: FeedRunner, pairs: [QuoteRequest], now: ContinuousClock.Instant) {
         self.runner = runner
-        state = Lock(State(pairs: pairs))
+        state = Lock(State(pairs: pairs, lastMessage: now))
         (signals, continuation) = AsyncStream.makeStream(of: FeedSignal.self)
     }
 
@@ -84,7 +85,7 @@ final class FeedGroup: Sendable {
             let delay = FeedPacer.backoff(failures: failures)
             runner.diagnostics.warning("\(runner.provider): \(reason); reconnecting in \(Durations.seconds(delay)) s")
             Task(executorPreference: runner.taskExecutor) {
-                try? await Task.sleep(for: delay)
+                try? await self.runner.clock.sleep(for: delay)
                 self.continuation.yield(.retry(handover: handover))
             }
         }
@@ -136,7 +137,7 @@ final class FeedGroup: Sendable {
                     closeInBackground(old, because: "handed over to a new connection")
                 }
                 if active === link {
-                    liveSince = .now
+                    liveSince = runner.clock.now
                     state.withLock { $0.activeLive = true; $0.silentSince = nil }
                     handOverIfPairsChanged()
                 }
@@ -146,7 +147,7 @@ final class FeedGroup: Sendable {
                 if link === active {
                     // A pending connection has not gone live yet (it would have replaced this one).
                     state.withLock { $0.activeLive = false; $0.silentSince = pending?.openedAt }
-                    let lived = liveSince.map { ContinuousClock.now - $0 } ?? .zero
+                    let lived = liveSince.map { runner.clock.now - $0 } ?? .zero
                     if lived >= .seconds(30) { failures = 0 }
                     if let next = pending {
                         active = next
@@ -183,7 +184,7 @@ final class FeedGroup: Sendable {
     /// Opens a connection for the current pairs and subscribes it; reports `.opened` or `.openFailed`.
     private func connect(handover: Bool) async {
         // A moment for the pairs asked for together (a command's --asset list) to share the first connection.
-        if !handover { try? await Task.sleep(for: .milliseconds(20)) }
+        if !handover { try? await runner.clock.sleep(for: .milliseconds(20)) }
         await runner.pacer.takeTurn()
         let pairs = StreamPairs(state.withLock { $0.pairs })
         guard let url = runner.stream.connectionURL(base: runner.baseURL, pairs: pairs) else {
@@ -192,7 +193,8 @@ final class FeedGroup: Sendable {
         }
         do {
             let connection = try await WebSocketConnection.connect(to: url, options: runner.options)
-            let link = FeedLink(id: Self.nextLinkID.withLock { $0 += 1; return $0 }, connection: connection, pairs: pairs)
+            let link = FeedLink(id: Self.nextLinkID.withLock { $0 += 1; return $0 }, connection: connection, pairs: pairs,
+                                openedAt: runner.clock.now)
             for message in runner.stream.subscribeMessages(for: pairs) {
                 try await connection.send(text: message)
             }

@@ -10,11 +10,11 @@ final class FeedLink: Sendable {
     let openedAt: ContinuousClock.Instant
     private let closing = Lock<String?>(nil)
 
-    init(id: Int, connection: WebSocketConnection, pairs: StreamPairs) {
+    init(id: Int, connection: WebSocketConnection, pairs: StreamPairs, openedAt: ContinuousClock.Instant) {
         self.id = id
         self.connection = connection
         self.pairs = pairs
-        openedAt = .now
+        self.openedAt = openedAt
     }
 
     /// Why the host closed it, if it did.

@@ -1,5 +1,6 @@
 import ConcurrencyHelpers
 import Glibc
+import PriceHostCore
 
 /// When a feed may try to connect: jittered exponential backoff after failures, and
 /// never more attempts than the venue allows (``PluginStream/connectLimit``), across
@@ -12,9 +13,11 @@ final class FeedPacer: Sendable {
 
     private let limit: (attempts: Int, window: Duration)?
     private let attempts = Lock<[ContinuousClock.Instant]>([])
+    private let clock: any PriceClock
 
-    init(limit: (attempts: Int, window: Duration)?) {
+    init(limit: (attempts: Int, window: Duration)?, clock: any PriceClock = SystemClock()) {
         self.limit = limit
+        self.clock = clock
     }
 
     /// The wait before retry number `failures` (1 for the first): 0.5 s doubling to 30 s,
@@ -30,8 +33,8 @@ final class FeedPacer: Sendable {
     func takeTurn() async {
         guard let limit else { return }
         while !Task.isCancelled {
+            let now = clock.now
             let wait: Duration? = attempts.withLock { attempts in
-                let now = ContinuousClock.now
                 attempts.removeAll { $0 + limit.window <= now }
                 guard attempts.count >= limit.attempts, let oldest = attempts.first else {
                     attempts.append(now)
@@ -40,7 +43,7 @@ final class FeedPacer: Sendable {
                 return oldest + limit.window - now
             }
             guard let wait else { return }
-            try? await Task.sleep(for: wait)
+            try? await clock.sleep(for: wait)
         }
     }
 }

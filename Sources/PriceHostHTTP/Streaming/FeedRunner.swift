@@ -18,6 +18,8 @@ final class FeedRunner: Sendable {
     let options: WebSocketOptions
     /// The URL: `streamURL`, or the plugin's.
     let baseURL: String
+    /// What staleness, backoff, pings, lifetimes and warnings' intervals are measured on, and quotes stamped with.
+    let clock: any PriceClock
 
     private struct Emitted {
         var timestampMilliseconds: Int64
@@ -43,14 +45,15 @@ final class FeedRunner: Sendable {
     let taskExecutor: (any TaskExecutor)?
 
     init(provider: String, stream: PluginStream, policy: ProviderPolicy, rest: any PriceFetcher, diagnostics: Diagnostics,
-         libraryName: String, taskExecutor: (any TaskExecutor)? = nil) {
+         libraryName: String, taskExecutor: (any TaskExecutor)? = nil, clock: any PriceClock = SystemClock()) {
         self.provider = provider
+        self.clock = clock
         self.taskExecutor = taskExecutor
         self.stream = stream
         self.policy = policy
         self.rest = rest
         self.diagnostics = diagnostics
-        pacer = FeedPacer(limit: stream.connectLimit)
+        pacer = FeedPacer(limit: stream.connectLimit, clock: clock)
         options = WebSocketOptions(caFile: policy.caFile, connectTimeout: policy.timeout, handshakeTimeout: policy.timeout,
                                    maxMessageBytes: policy.stream.maxMessageBytes, libraryName: libraryName)
         baseURL = policy.stream.url ?? stream.url
@@ -75,7 +78,7 @@ final class FeedRunner: Sendable {
                 open.add(pair)
                 return (open, false)
             }
-            let group = FeedGroup(runner: self, pairs: [pair])
+            let group = FeedGroup(runner: self, pairs: [pair], now: clock.now)
             state.groups.append(group)
             return (group, true)
         }
@@ -108,7 +111,7 @@ final class FeedRunner: Sendable {
     func countGap(scope: String, expected: Int64, got: Int64) {
         let earlier: Int? = state.withLock { state in
             state.counters.gaps += 1
-            let now = ContinuousClock.now
+            let now = clock.now
             if let last = state.lastGapWarning, now - last < .seconds(10) {
                 state.gapsSinceWarning += 1
                 return nil
@@ -126,7 +129,7 @@ final class FeedRunner: Sendable {
     /// Checks a quote from the feed (or REST) and hands it to its pair's listeners, in order.
     func offer(asset: String, currency: String, amount text: String, timestampMilliseconds: Int64, source: QuoteSource,
                pairs: [QuoteRequest]?) {
-        let receivedAt = Date()
+        let receivedAt = clock.wallNow
         let pair = QuoteRequest(asset: asset.uppercased(), currency: currency.uppercased())
         if let pairs, !pairs.contains(pair) {
             return refuse("a quote for \(pair.pair), which the connection did not subscribe to")
@@ -159,8 +162,8 @@ final class FeedRunner: Sendable {
 
     /// Drops a quote the plugin should not have made, with a warning at most every 10 s.
     private func refuse(_ what: String) {
+        let now = clock.now
         let warn = state.withLock { state in
-            let now = ContinuousClock.now
             if let last = state.lastRefusalWarning, now - last < .seconds(10) { return false }
             state.lastRefusalWarning = now
             return true

@@ -22,14 +22,17 @@ package final class WebSocketFeeds: QuoteFeeds {
     private let diagnostics: Diagnostics
     private let libraryName: String
     private let taskExecutor: (any TaskExecutor)?
+    private let clock: any PriceClock
     private let runners = Lock<[String: FeedRunner]>([:])
 
     /// - Parameters:
     ///   - sources: by provider, those whose plugin describes a feed and that have a general fetcher.
     ///   - libraryName: the libcurl to load (`PRICEHOST_LIBCURL`).
     ///   - taskExecutor: where the feeds' tasks run: by default Swift's global executor; tests give one of their own.
+    ///   - clock: what the feeds' staleness, backoff and timers are measured on: by default the system's.
     package init(sources: [String: Source], diagnostics: Diagnostics = .process, libraryName: String = LibCurl.defaultName,
-                 taskExecutor: (any TaskExecutor)? = nil) {
+                 taskExecutor: (any TaskExecutor)? = nil, clock: any PriceClock = SystemClock()) {
+        self.clock = clock
         self.sources = sources
         self.diagnostics = diagnostics
         self.libraryName = libraryName
@@ -47,7 +50,7 @@ package final class WebSocketFeeds: QuoteFeeds {
         let runner = runners.withLock { runners in
             if let running = runners[provider] { return running }
             let made = FeedRunner(provider: provider, stream: source.stream, policy: source.policy, rest: source.rest,
-                                  diagnostics: diagnostics, libraryName: libraryName, taskExecutor: taskExecutor)
+                                  diagnostics: diagnostics, libraryName: libraryName, taskExecutor: taskExecutor, clock: clock)
             runners[provider] = made
             return made
         }

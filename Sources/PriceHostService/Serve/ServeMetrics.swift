@@ -48,16 +48,22 @@ package final class ServeMetrics: FetchObserver {
     package let shared = SharedMetrics()
     /// The quotes of the last hour, per series, for `/v1/history`.
     package let history: QuoteHistory
+    /// What a fetched quote's arrival is stamped with, and `/v1/history`'s window measured on.
+    package let clock: any PriceClock
 
-    /// - Parameters: the bounds, smaller in tests.
-    package init(history: QuoteHistory = QuoteHistory(), maximumQuoteSeries: Int = ServeMetrics.maximumQuoteSeries) {
+    /// - Parameters:
+    ///   - history, maximumQuoteSeries: the bounds, smaller in tests.
+    ///   - clock: by default the system's; tests give a ``TestClock``.
+    package init(history: QuoteHistory = QuoteHistory(), maximumQuoteSeries: Int = ServeMetrics.maximumQuoteSeries,
+                 clock: any PriceClock = SystemClock()) {
         self.history = history
+        self.clock = clock
         quoteSeriesLimit = max(maximumQuoteSeries, 1)
     }
 
     /// A fetch (or the fleet) brought `quote`: polled, so `"rest"`.
     package func received(_ quote: Quote) {
-        record(quote, source: .rest, receivedAt: Date())
+        record(quote, source: .rest, receivedAt: clock.wallNow)
     }
 
     /// Keeps `quote`, got from `source` at `receivedAt`, in the history and the price gauges, unless it is one already kept.

@@ -1,5 +1,5 @@
 import ConcurrencyHelpers
-import Glibc
+import FoundationEssentials
 import PriceHostCore
 
 /// The SSE topics: one per asset, currency, providers and interval. A topic has
@@ -132,17 +132,19 @@ package final class StreamHub: Sendable {
     private let tickerExecutor: (any TaskExecutor)?
     /// The feed that pushes a topic's events, when one does; the others tick.
     private let push: @Sendable (TopicKey) -> Push?
+    /// What the topics' histories are kept on, and their tickers wait on.
+    private let clock: any PriceClock
 
     /// - Parameters:
     ///   - tickerExecutor: where the topics' tickers run; tests give one of their own.
     ///   - source: where each topic's events come from: a feed's pushes, or one event per tick.
-    package init(tickerExecutor: (any TaskExecutor)? = nil, source: any StreamSource) {
+    ///   - clock: what retention and the tickers' intervals are measured on, and the epoch read from; tests give a ``TestClock``.
+    package init(tickerExecutor: (any TaskExecutor)? = nil, source: any StreamSource, clock: any PriceClock = SystemClock()) {
         self.makeEvent = { topic in await source.event(for: topic) }
         self.tickerExecutor = tickerExecutor
         self.push = { topic in source.push(for: topic) }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        epoch = UInt64(now.tv_sec) &* 1000 &+ UInt64(now.tv_nsec / 1_000_000)
+        self.clock = clock
+        epoch = UInt64(max(0, clock.wallNow.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     /// How many topics have a ticker: 0 once every client has left.
@@ -163,7 +165,7 @@ package final class StreamHub: Sendable {
         var started: (push: Push, id: Int)?
         let subscribed = state.withLock { state in
             guard !state.stopped else { return false }
-            let now = ContinuousClock.now
+            let now = clock.now
             var topic: Topic
             if let existing = state.topics[key] {
                 topic = existing
@@ -215,7 +217,7 @@ package final class StreamHub: Sendable {
                 return nil
             }
             state.topics[key] = nil
-            let now = ContinuousClock.now
+            let now = clock.now
             state.retired = state.retired.filter { !$0.value.isExpired(at: now) }
             if state.retired.count < Self.maximumRetiredTopics { state.retired[key] = topic.history }
             return topic
@@ -260,7 +262,7 @@ package final class StreamHub: Sendable {
             state.sequence += 1
             let shown = fleetID ?? EventID(epoch: epoch, sequence: state.sequence)
             let event = "id: \(shown.text)\n" + body
-            state.topics.values[topic].history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: .now)
+            state.topics.values[topic].history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: clock.now)
             // Under the lock: every client gets events in the order of their ids.
             for subscriber in state.topics.values[topic].subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
             return true
@@ -271,7 +273,7 @@ package final class StreamHub: Sendable {
         while !Task.isCancelled {
             let body = await makeEvent(key)
             guard !Task.isCancelled, publish(body, on: key, id: id) else { return }
-            try? await Task.sleep(for: .milliseconds(key.intervalMilliseconds))
+            try? await clock.sleep(for: .milliseconds(key.intervalMilliseconds))
         }
     }
 

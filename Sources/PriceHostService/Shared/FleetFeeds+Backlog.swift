@@ -15,7 +15,7 @@ extension FleetFeeds {
               replies.count == 2, case .array(let entries?) = replies[0] else { return [] }
         // The relay numbers and keeps an event in one script, so nothing kept is past the counter read after it.
         let counter = replies[1].text.flatMap { UInt64($0) } ?? .max
-        let now = Self.nowMilliseconds()
+        let now = nowMilliseconds()
         let oldest = now - Int64(FleetFeedCodec.retention.components.seconds * 1000)
         let epoch = fleetEpoch
         var last = sequence

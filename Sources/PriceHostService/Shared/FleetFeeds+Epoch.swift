@@ -6,7 +6,7 @@ extension FleetFeeds {
     /// has not run yet (no /v1/stream client so far), and at start.
     @discardableResult
     package func loadFleetEpoch() async -> UInt64? {
-        let now = String(Self.nowMilliseconds())
+        let now = String(nowMilliseconds())
         if let replies = try? await client.perform([.command(["SET", FleetFeedCodec.epochKey, now, "NX"]), .command(["GET", FleetFeedCodec.epochKey])]),
            replies.count == 2 {
             learnEpoch(from: replies[1])
@@ -20,7 +20,7 @@ extension FleetFeeds {
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 guard let self, await self.loadFleetEpoch() == nil else { return }
-                try? await Task.sleep(for: Self.tick)
+                try? await clock.sleep(for: Self.tick)
             }
         }
         state.withLock { $0.startup = task }

@@ -11,7 +11,7 @@ extension FleetFeeds {
             if let update = updates.first { await relay(update, provider: provider) }
             return
         }
-        let now = Self.nowMilliseconds()
+        let now = nowMilliseconds()
         // Thrown: Redis is down, and the instance streams alone (FleetFeeds+Upstream).
         guard let replies = try? await client.perform(updates.map { relayCall($0, provider: provider, publishedMilliseconds: now) }) else { return }
         guard let refused = replies.firstIndex(where: { if case .error = $0 { true } else { false } }) else { return }
@@ -25,7 +25,7 @@ extension FleetFeeds {
         let pair = QuoteRequest(asset: update.quote.asset, currency: update.quote.currency)
         let keys = relayKeys(update, provider: provider)
         for attempt in 1...2 {
-            let reply = try? await client.perform(relayCall(update, provider: provider, publishedMilliseconds: Self.nowMilliseconds()))
+            let reply = try? await client.perform(relayCall(update, provider: provider, publishedMilliseconds: nowMilliseconds()))
             guard case .error(let message)? = reply else { return }
             let what = "relaying \(provider)'s \(pair.pair)"
             let repaired = await repair(provider, refused: what, message: message, keys: [(keys[2], .list), (keys[0], .string), (keys[1], .counter)])
@@ -58,7 +58,7 @@ extension FleetFeeds {
         guard channel.hasPrefix(prefix) else { return }
         let provider = String(channel.dropFirst(prefix.count))
         guard let event = FleetFeedCodec.decode(payload, provider: provider, epoch: fleetEpoch) else { return }
-        let lag = Double(Self.nowMilliseconds() - event.published) / 1000
+        let lag = Double(nowMilliseconds() - event.published) / 1000
         state.withLock { $0.feeds[provider]?.counters.recordRelay(lagSeconds: lag) }
         deliver(event.update, provider: provider, sequence: event.sequence)
     }

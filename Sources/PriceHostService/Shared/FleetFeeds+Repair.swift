@@ -19,7 +19,7 @@ extension FleetFeeds {
     /// (another instance may have repaired it meanwhile), then calls ``streamAlone(_:refused:message:key:)``.
     func repair(_ provider: String, refused what: String, message: String, keys: [(key: String, kind: KeyKind)]) async -> Bool {
         metrics.redisFailed()
-        let now = String(Self.nowMilliseconds())
+        let now = String(nowMilliseconds())
         let calls: [RedisCall] = [.script(.repair, keys: keys.map(\.key) + [FleetFeedCodec.epochKey], arguments: keys.map(\.kind.rawValue) + [now]),
                                   .command(["GET", FleetFeedCodec.epochKey])]
         var deleted: [String] = []
@@ -61,7 +61,7 @@ extension FleetFeeds {
     /// Redis refused a call on `key` twice and nothing could be repaired: this instance streams
     /// `provider` alone for ``aloneAfterRefusal``, as when Redis is down, then tries the fleet again.
     func streamAlone(_ provider: String, refused what: String, message: String, key: String) {
-        state.withLock { $0.feeds[provider]?.refusedUntil = .now + Self.aloneAfterRefusal }
+        state.withLock { $0.feeds[provider]?.refusedUntil = clock.now + Self.aloneAfterRefusal }
         guard faultyKeys.shouldReport(key) else { return }
         diagnostics.warning("shared: redis refused \(what) (\(ProviderText.oneLine(message, limit: 200))) and no key of the wrong type was found; "
             + "streaming \(provider) from this instance's own connection for \(Durations.seconds(Self.aloneAfterRefusal)) s")
@@ -69,6 +69,7 @@ extension FleetFeeds {
 
     /// Whether `provider` streams alone because Redis refused its keys.
     func isRefused(_ provider: String) -> Bool {
-        state.withLock { state in state.feeds[provider]?.refusedUntil.map { ContinuousClock.now < $0 } ?? false }
+        let now = clock.now
+        return state.withLock { state in state.feeds[provider]?.refusedUntil.map { now < $0 } ?? false }
     }
 }

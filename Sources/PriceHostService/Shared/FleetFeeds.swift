@@ -38,6 +38,8 @@ package final class FleetFeeds: QuoteFeeds {
     let badKeys = KeyReports()
     /// Keys that made Redis refuse a relay or lease call: each is logged once a minute.
     let faultyKeys = KeyReports(every: .seconds(60))
+    /// What the lease ticks, staleness and refusals are timed on, and the fleet's times read from.
+    let clock: any PriceClock
 
     struct Feed {
         var listeners = ListenerRegistry()
@@ -69,8 +71,11 @@ package final class FleetFeeds: QuoteFeeds {
     /// - Parameters:
     ///   - local: this instance's own feeds: the upstream connections.
     ///   - staleAfter: a provider's `staleAfterSeconds`.
-    package init(local: any QuoteFeeds, fleet: SharedFleet, diagnostics: Diagnostics, staleAfter: @escaping @Sendable (String) -> Duration) {
+    ///   - clock: by default the system's.
+    package init(local: any QuoteFeeds, fleet: SharedFleet, diagnostics: Diagnostics, clock: any PriceClock = SystemClock(),
+                 staleAfter: @escaping @Sendable (String) -> Duration) {
         self.local = local
+        self.clock = clock
         client = fleet.client
         metrics = fleet.metrics
         database = fleet.settings.redis.database
@@ -135,7 +140,7 @@ package final class FleetFeeds: QuoteFeeds {
             }
             while !Task.isCancelled {
                 await step(provider)
-                try? await Task.sleep(for: Self.tick)
+                try? await clock.sleep(for: Self.tick)
             }
             relaying.cancel()
             await release(provider)
@@ -172,7 +177,7 @@ package final class FleetFeeds: QuoteFeeds {
         let wanted = state.withLock { $0.feeds[provider]?.listeners.pairs ?? [] }
         let pairsKey = FleetFeedCodec.pairsKey(provider: provider)
         var calls: [RedisCall] = wanted.isEmpty ? [] : [.command(["SADD", pairsKey] + wanted.map(\.pair)), .command(["PEXPIRE", pairsKey, "60000"])]
-        let now = String(Self.nowMilliseconds())
+        let now = String(nowMilliseconds())
         calls += [.command(["SET", FleetFeedCodec.epochKey, now, "NX"]), .command(["GET", FleetFeedCodec.epochKey])]
         calls.append(.script(.holdLease, keys: [FleetFeedCodec.leaseKey(provider: provider)], arguments: [token, Self.milliseconds(Self.lease)]))
         calls.append(.command(["SMEMBERS", pairsKey]))
@@ -212,17 +217,18 @@ package final class FleetFeeds: QuoteFeeds {
     /// The holder's feed stale for `staleAfterSeconds` more: let the lease go, so another instance tries.
     private func giveUpIfStale(_ provider: String) async -> Bool {
         let stale = local.stateGauge(provider) == 2
+        let now = clock.now
         let giveUp = state.withLock { state -> Bool in
             guard stale else { state.feeds[provider]?.staleSince = nil; return false }
-            let since = state.feeds[provider]?.staleSince ?? .now
+            let since = state.feeds[provider]?.staleSince ?? now
             state.feeds[provider]?.staleSince = since
-            return ContinuousClock.now - since >= staleAfter(provider)
+            return now - since >= staleAfter(provider)
         }
         guard giveUp else { return false }
         diagnostics.warning("shared: \(provider)'s feed stayed stale on this instance; letting another instance take it")
         await release(provider)
         // Not straight back: the others get a tick to take it.
-        try? await Task.sleep(for: Self.tick * 2)
+        try? await clock.sleep(for: Self.tick * 2)
         return true
     }
 
@@ -236,8 +242,8 @@ package final class FleetFeeds: QuoteFeeds {
     }
 
     /// Now, in milliseconds since 1970: the fleet's times (published, epochs, repairs).
-    static func nowMilliseconds() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    func nowMilliseconds() -> Int64 {
+        Int64((clock.wallNow.timeIntervalSince1970 * 1000).rounded())
     }
 
     static func milliseconds(_ duration: Duration) -> String {

@@ -1,68 +1,78 @@
 import Dispatch
-import Glibc
 @testable import PriceHostCore
 import PriceHostTesting
 import Testing
 
 /// The per-fetch deadline: fires once when not cancelled, never after a cancel,
-/// and a restart waits the whole delay again.
-///
-/// Synchronous, with blocking waits: an async test's sleep can take seconds to
-/// resume when the other tests' work fills the cooperative pool, while the
-/// timers under test run on Dispatch's own threads regardless.
-@Suite(.timeLimit(.minutes(5)))
+/// and a restart waits the whole delay again. On a ``TestClock``, whose `advance`
+/// runs what came due before it returns: time passes without a sleep.
+@Suite(.timeLimit(.minutes(1)))
 struct FetchDeadlineTests {
     @Test func expiresOnceWhenNotCancelled() {
+        let clock = TestClock()
         let fired = LockedBox(0)
-        let done = DispatchSemaphore(value: 0)
-        let deadline = FetchDeadline(after: .milliseconds(20)) { deadline in
+        let deadline = FetchDeadline(after: .milliseconds(20), clock: clock) { deadline in
             fired.update { $0 += 1 }
             deadline.cancel()
-            done.signal()
         }
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        usleep(100_000)
+        clock.advance(by: .milliseconds(19))
+        #expect(fired.get() == 0)
+        clock.advance(by: .milliseconds(1))
+        #expect(fired.get() == 1)
+        clock.advance(by: .seconds(10))
         #expect(fired.get() == 1)
         _ = deadline
     }
 
-    @Test func aCancelledDeadlineNeverExpires() {
-        let fired = LockedBox(0)
-        // Cancelled right away, then watched for three times its delay.
-        let deadline = FetchDeadline(after: .milliseconds(300)) { _ in fired.update { $0 += 1 } }
-        deadline.cancel()
-        usleep(900_000)
-        #expect(fired.get() == 0)
-    }
-
-    @Test func aRestartWaitsTheWholeDelayAgain() throws {
-        let fired = LockedBox<[ContinuousClock.Instant]>([])
+    @Test func onTheSystemClockItExpiresToo() {
         let done = DispatchSemaphore(value: 0)
-        let deadline = FetchDeadline(after: .seconds(2)) { deadline in
-            fired.update { $0.append(.now) }
+        let deadline = FetchDeadline(after: .milliseconds(20)) { deadline in
             deadline.cancel()
             done.signal()
         }
-        usleep(300_000)
-        let restarted = ContinuousClock.now
-        deadline.restart()
-        let firedBeforeTheRestart = !fired.get().isEmpty
         #expect(done.wait(timeout: .now() + 10) == .success)
-        let times = fired.get()
-        #expect(times.count == 1)
-        // Only when the restart came first, as it does unless this thread lost 1.7 s;
-        // then not before the whole delay from the restart (20 ms for the two clocks).
-        if !firedBeforeTheRestart {
-            #expect(times.first.map { restarted.duration(to: $0) >= .milliseconds(1980) } == true, "\(times) restarted \(restarted)")
+        _ = deadline
+    }
+
+    @Test func aCancelledDeadlineNeverExpires() {
+        let clock = TestClock()
+        let fired = LockedBox(0)
+        // Cancelled right away, then watched for three times its delay.
+        let deadline = FetchDeadline(after: .milliseconds(300), clock: clock) { _ in fired.update { $0 += 1 } }
+        deadline.cancel()
+        #expect(clock.pendingTimers == 0)
+        clock.advance(by: .milliseconds(900))
+        #expect(fired.get() == 0)
+    }
+
+    @Test func aRestartWaitsTheWholeDelayAgain() {
+        let clock = TestClock()
+        let fired = LockedBox<[ContinuousClock.Instant]>([])
+        let deadline = FetchDeadline(after: .seconds(2), clock: clock) { deadline in
+            fired.update { $0.append(clock.now) }
+            deadline.cancel()
         }
+        clock.advance(by: .milliseconds(300))
+        let restarted = clock.now
+        deadline.restart()
+        // Past the first deadline: nothing, since the restart waits the whole delay from its own time.
+        clock.advance(by: .milliseconds(1_999))
+        #expect(fired.get().isEmpty)
+        #expect(clock.pendingTimers == 1)
+        clock.advance(by: .milliseconds(1))
+        #expect(fired.get() == [restarted + .seconds(2)])
+        clock.advance(by: .seconds(10))
+        #expect(fired.get().count == 1)
     }
 
     @Test func aFinishedFetchCancelsItsDeadline() {
+        let clock = TestClock()
         let fired = LockedBox(0)
-        let deadline = FetchDeadline(after: .milliseconds(300)) { _ in fired.update { $0 += 1 } }
+        let deadline = FetchDeadline(after: .milliseconds(300), clock: clock) { _ in fired.update { $0 += 1 } }
         // Attached to a fetch that is not waiting (already finished): cancelled at once.
         PendingFetches.shared.attach(deadline, to: UInt.max)
-        usleep(900_000)
+        #expect(clock.pendingTimers == 0)
+        clock.advance(by: .milliseconds(900))
         #expect(fired.get() == 0)
     }
 }

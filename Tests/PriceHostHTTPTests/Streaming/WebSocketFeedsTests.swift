@@ -39,14 +39,54 @@ struct WebSocketFeedsTests {
         }
     }
 
-    static func feeds(url: String, amounts: [String]) throws -> WebSocketFeeds {
+    static func feeds(url: String, amounts: [String], clock: any PriceClock = SystemClock()) throws -> WebSocketFeeds {
         let pointer = CStreamBridge.makeStream(StreamFeed(url: url, reader: EchoReader(amounts: amounts)))
         let stream = try PluginStream.read(pointer, provider: "echo").get()
         var policy = ProviderPolicy()
         policy.stream.staleAfter = .seconds(30)
         // The feeds' tasks off the cooperative pool too, as the test is: other tests' blocking cannot stall them.
         return WebSocketFeeds(sources: ["echo": .init(stream: stream, policy: policy, rest: NoREST())],
-                              diagnostics: Diagnostics(threshold: .error), taskExecutor: DispatchThreadsExecutor())
+                              diagnostics: Diagnostics(threshold: .error), taskExecutor: DispatchThreadsExecutor(), clock: clock)
+    }
+
+    /// Waits (at most 10 s, on the real clock) until `done` holds.
+    static func eventually(_ done: () -> Bool) async -> Bool {
+        for _ in 0..<1_000 {
+            if done() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return done()
+    }
+
+    /// Staleness is measured on the feeds' clock: a feed silent for 29 s of it is still live, at 30 s
+    /// (its `staleAfterSeconds`) it is stale. No test waits 30 s: the test clock moves.
+    @Test func aFeedGoesStaleWhenItsSilenceLastsStaleAfterOnItsClock() async throws {
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
+        let server = try await WebSocketFixtureServer.start(["echo"])
+        defer { server.stop() }
+        let clock = TestClock()
+        let feeds = try Self.feeds(url: server.url(), amounts: ["64000.1"], clock: clock)
+        let received = LockedBox<[Date]>([])
+        let subscription = try #require(feeds.subscribe(provider: "echo", pair: QuoteRequest(asset: "BTC", currency: "USD")) { update in
+            received.update { $0.append(update.receivedAt) }
+        })
+        // The first connection waits 20 ms of the clock for the pairs asked with this one; the watchdog sleeps too.
+        #expect(await clock.waitForTimers(atLeast: 2))
+        clock.advance(by: .milliseconds(20))
+        #expect(await Self.eventually { feeds.stateGauge("echo") == 1 })
+        // Stamped with the clock's wall time.
+        #expect(received.get() == [clock.wallNow])
+        // The watchdog, asleep on the clock: after 29 s it looks, and the feed is still live.
+        clock.advance(by: .seconds(29))
+        #expect(await Self.eventually { clock.pendingTimers >= 1 })
+        #expect(feeds.stateGauge("echo") == 1)
+        // One second more: stale.
+        clock.advance(by: .seconds(1))
+        #expect(await Self.eventually { feeds.stateGauge("echo") == 2 })
+        subscription.cancel()
+        await feeds.stop()
+        // Wakes what still sleeps on the clock (a reconnect's backoff), which then finds the feed stopped.
+        clock.advance(by: .seconds(3_600))
     }
 
     @Test func twoListenersOfTwoPairsShareOneConnectionAndGetEveryQuoteInOrder() async throws {

@@ -74,6 +74,31 @@ struct ServeMetricsUnitTests {
         #expect(points.map { "\(DecimalAmount.format($0.point.amount)) \($0.point.source)" } == ["64000.1 rest", "64000.2 stream"])
     }
 
+    /// What `/v1/history` holds of a pair fetched a second apart: every quote, in order, each its own point,
+    /// and one got again no other; stamped with the clock's time, on which the window is measured.
+    /// (End to end, ServeHistoryTests slept 1.1 s between quotes to show this; a test clock moves instead.)
+    @Test func quotesFetchedASecondApartAreEachAPointInOrder() {
+        let clock = TestClock()
+        let start = clock.wallNow
+        let metrics = ServeMetrics(clock: clock)
+        let amounts = ["64000.123456789012345678", "64001.5", "63999.000000000000000001", "64002.25"]
+        for (index, amount) in amounts.enumerated() {
+            if index > 0 { clock.advance(by: .milliseconds(1_100)) }
+            let quote = Self.quote("BTC", amount, provider: "file", milliseconds: 1_795_702_900_000 + Int64(index) * 1_100)
+            metrics.received(quote)
+            // The same quote again (the file unchanged) is the same point, not another.
+            metrics.received(quote)
+        }
+        for minutes in [15.0, 1] {
+            let points = metrics.history.points(asset: "BTC", currency: "USD", providers: nil, since: clock.wallNow.addingTimeInterval(-minutes * 60))
+            #expect(points.map { "\($0.provider) \(DecimalAmount.format($0.point.amount)) \($0.point.source)" } == amounts.map { "file \($0) rest" })
+            #expect(points.map { ($0.point.receivedAt.timeIntervalSince(start) * 10).rounded() } == [0, 11, 22, 33])
+        }
+        // The window is measured on the clock: an hour later, nothing is in the last minute.
+        clock.advance(by: .seconds(3_600))
+        #expect(metrics.history.points(asset: "BTC", currency: "USD", providers: nil, since: clock.wallNow.addingTimeInterval(-60)).isEmpty)
+    }
+
     @Test func theGaugesKeepAtMostTheLimitEvictingTheLeastRecentlyUpdated() {
         let metrics = ServeMetrics(maximumQuoteSeries: 2)
         metrics.received(Self.quote("AAA", "1", milliseconds: 1_000))

@@ -24,6 +24,8 @@ package final class ServeApplication: Sendable {
         package var environment: [String: String]
         package var diagnostics: Diagnostics
         package var signals: any SignalSource = ProcessSignals()
+        /// What the history, the hub's retention and tickers, and the access times are read from.
+        package var clock: any PriceClock = SystemClock()
         /// How long requests in flight get to finish after SIGTERM.
         package var drainLimit: Duration = .seconds(5)
         /// Children left running (a plugin's) are stopped last: the executable's own run. Off for an
@@ -71,7 +73,7 @@ package final class ServeApplication: Sendable {
             diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
             return .refused
         }
-        let metrics = ServeMetrics()
+        let metrics = ServeMetrics(clock: options.clock)
         let fleet = Self.makeFleet(config.shared, metrics: metrics, diagnostics)
         let generation: ServeGeneration
         switch assembly.makeGeneration(config, metrics: metrics, fleet: fleet, feeds: nil) {
@@ -125,7 +127,7 @@ package final class ServeApplication: Sendable {
     /// serve's parts, in the order they start (the table above).
     private func makeServices(state: ServeState, metrics: ServeMetrics, server: ServeServer) -> [any Service] {
         let diagnostics = options.diagnostics, drainLimit = options.drainLimit
-        let hub = StreamHub(source: ServeStreamSource(state: state, metrics: metrics))
+        let hub = StreamHub(source: ServeStreamSource(state: state, metrics: metrics), clock: options.clock)
         let log = RequestLog(metrics: metrics, diagnostics: diagnostics)
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, log: log, openConnections: { server.openConnectionCount })
         let children: [any Service] = options.stopsChildren ? [ServiceStep("child processes") {

@@ -40,7 +40,7 @@ extension ServeRouter {
         ServeRoute("GET", "/v1/prices", name: "prices") { router, request, generation in router.prices(request, generation) },
         ServeRoute("GET", "/v1/stream", name: "stream") { router, request, generation in router.stream(request, generation) },
         ServeRoute("GET", "/v1/history", name: "history") { router, request, generation in
-            .response(router.history(request, generation), route: "history")
+            .response(router.history(request, generation, now: router.metrics.clock.wallNow), route: "history")
         },
         ServeRoute("GET", "/v1/board", name: "board-config") { router, request, generation in
             .response(router.boardConfig(request, generation), route: "board-config")

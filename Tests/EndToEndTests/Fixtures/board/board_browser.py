@@ -297,7 +297,12 @@ def observe(browser, spec, result):
     # What a screen reader has: the status line, headings, the table's headers, and the
     # sparkline as an image named in words, its prices in text.
     step(result, "a screen reader's view")
-    time.sleep(1.2)  # the sparklines are drawn once a second
+    # The sparklines are drawn once a second: wait (at most 5 s) for the changed card's, named with its new price.
+    wait_for(lambda: text(browser, """
+        const spark = document.querySelector(`[data-asset='${arguments[0]}'] svg`);
+        const label = spark && document.getElementById(spark.getAttribute('aria-labelledby'));
+        return !!(label && spark.querySelectorAll('polyline').length && label.textContent.includes(arguments[1]));""",
+                                  changed, spec["changedAmount"]), 5)
     result["accessibility"] = text(browser, """
         const status = document.getElementById('status');
         const card = document.querySelector(`[data-asset='${arguments[0]}']`);

@@ -15,6 +15,7 @@ the n-th list of steps, the last list for any later connection. A step:
   ["play", FILE, SECONDS]      every line of FILE (beside this script), one per SECONDS
   ["fragments", [A, B, ...]]   one text message in fragments
   ["sleep", SECONDS]
+  ["wait_file", PATH]          wait (at most 30 s) until PATH exists: the test says when
   ["close", CODE, REASON]      the close handshake
   ["drop"]                     abort the TCP connection, no close frame
   ["raw", HEX]                 bytes straight onto the socket (broken frames)
@@ -90,6 +91,13 @@ class Venue:
             await ws.send(step[1])
         elif kind == "sleep":
             await asyncio.sleep(step[1])
+        elif kind == "wait_file":
+            for _ in range(3000):
+                if os.path.exists(step[1]):
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise TimeoutError("%s never appeared" % step[1])
         elif kind == "close":
             await ws.close(step[1], step[2])
         elif kind == "drop":
