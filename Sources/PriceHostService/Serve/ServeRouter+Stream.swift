@@ -27,8 +27,8 @@ extension ServeRouter {
         }
         let lastEventID = request.header("last-event-id")
         let plan = StreamPlan(topics: topics, lastEventID: lastEventID, hub: hub, metrics: metrics)
-        // Only an id of another process's epoch can be the fleet's; the fleet's epoch, once known, is read without waiting.
-        guard let asked = lastEventID.flatMap(EventID.init(parsing:)), asked.epoch != hub.epoch, let feeds = generation.feeds,
+        // The fleet's epoch, once known, is read without waiting (it may equal the hub's: both are a time in milliseconds).
+        guard let asked = lastEventID.flatMap(EventID.init(parsing:)), let feeds = generation.feeds,
               feeds.fleetEpoch.map({ $0 == asked.epoch }) ?? true else {
             return .now(.stream(plan))
         }

@@ -13,7 +13,8 @@ struct ServeServerTests {
     /// A started server on a free port with `settings`, answering with `handler`.
     static func started(_ settings: ServeSettings = ServeSettings(), handler: @escaping ServeServer.Handler) throws -> ServeServer {
         let server = try ServeServer(address: try #require(ListenAddress("127.0.0.1:0")), limits: .init(settings))
-        let running = server.start(handler: handler, finished: { _, _, _, _ in })
+        // The later answers on a queue of their own: the cooperative pool may be held by other tests.
+        let running = server.start(handler: handler, finished: { _, _, _, _ in }, taskExecutor: SerialQueueExecutor(label: "ServeServerTests.later"))
         try #require(running)
         return server
     }
