@@ -1,4 +1,6 @@
+import ConcurrencyHelpers
 import Dispatch
+import Foundation
 
 /// Runs `body`, which blocks (a child process, a build, a socket), on a thread of its
 /// own, not on Swift concurrency's cooperative pool. That pool has as many threads as
@@ -38,5 +40,30 @@ public final class DispatchThreadsExecutor: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         DispatchQueue(label: "PriceHostTesting.offThePool").async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+    }
+}
+
+/// A task executor on one thread of its own, neither the cooperative pool's nor Dispatch's: for
+/// async work that a test blocked on a Dispatch thread waits for (a server's `.later` answers).
+/// On Dispatch's threads such work could wait for a thread that blocked tests hold. The thread
+/// lives as long as the process; keep one executor per suite.
+public final class OwnThreadExecutor: TaskExecutor {
+    private let jobs = Lock<[UnownedJob]>([])
+    private let waiting = DispatchSemaphore(value: 0)
+
+    public init() {
+        Thread.detachNewThread { [self] in
+            while true {
+                waiting.wait()
+                guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+        waiting.signal()
     }
 }

@@ -87,8 +87,10 @@ struct ServeServerLimitsTests {
 
     @Test func drainAnswersTheRequestInFlightWithConnectionCloseAndClosesTheIdleOnes() throws {
         let gate = Support.Gate()
+        let asked = LockedBox(false)
         let server = try Support.started { request in
             guard request.path == "/slow" else { return Support.text("ok") }
+            asked.set(true)
             return .later {
                 await gate.wait()
                 return .response(.text(200, "slow"), route: "test")
@@ -98,7 +100,8 @@ struct ServeServerLimitsTests {
         #expect(try idle.get("/").body == "ok")
         let busy = try LoopbackHTTPConnection(port: server.address.port)
         try busy.send("GET /slow HTTP/1.1\r\n\r\n")
-        #expect(Support.eventually(within: 5) { server.openConnectionCount == 2 })
+        // Read and being answered before the drain begins (one still unread when it does is closed with the idle ones).
+        #expect(Support.eventually(within: 5) { asked.get() })
         let drained = LockedBox<Bool?>(nil)
         Thread.detachNewThread { drained.set(server.drain(within: .seconds(10))) }
         #expect(idle.isClosedByServer(within: 5))

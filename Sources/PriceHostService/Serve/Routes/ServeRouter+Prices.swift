@@ -38,6 +38,9 @@ extension ServeRouter {
         }
     }
 
+    /// The lines of the quotes answered lately, shared by every generation (a quote's line does not depend on the config).
+    private static let quoteLines = QuoteLines()
+
     /// The answer from each routed asset's quote (`quotes`, in the routes' order).
     static func prices(_ query: ServeQuery, currency: String, routed: [Result<QuoteService.Route, RoutingError>],
                        quotes: [Result<Quote, any Error>], at now: Date) -> ServeResponse {
@@ -45,7 +48,7 @@ extension ServeRouter {
         var lines: [String: (text: String, isPrice: Bool)] = [:]
         for (route, result) in zip(routes, quotes) {
             switch result {
-            case .success(let quote): lines[route.asset] = (QuoteFormatter.json(quote), true)
+            case .success(let quote): lines[route.asset] = (quoteLines.json(quote), true)
             case .failure(let error):
                 lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: "\(error)", at: now), false)
             }

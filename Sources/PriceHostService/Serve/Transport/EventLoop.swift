@@ -17,6 +17,8 @@ final class EventLoop: Sendable {
     private let server: ServeServer
     let handler: ServeServer.Handler
     let finished: ServeServer.Finished
+    /// Where `.later` work runs; `nil`: Swift's global executor.
+    private let taskExecutor: (any TaskExecutor)?
     private let inbox = Lock(Inbox())
     /// Numbers the connections this loop adopted (see ``ServeConnection/serial``).
     private let serials = Atomic<UInt64>(0)
@@ -43,12 +45,14 @@ final class EventLoop: Sendable {
     static let scanMilliseconds = 50
 
     /// `nil` when no epoll set can be made (out of descriptors).
-    init?(server: ServeServer, handler: @escaping ServeServer.Handler, finished: @escaping ServeServer.Finished) {
+    init?(server: ServeServer, handler: @escaping ServeServer.Handler, finished: @escaping ServeServer.Finished,
+          taskExecutor: (any TaskExecutor)?) {
         guard let poll = EventPoll() else { return nil }
         self.poll = poll
         self.server = server
         self.handler = handler
         self.finished = finished
+        self.taskExecutor = taskExecutor
     }
 
     var limits: ServeServer.Limits { server.limits }
@@ -83,7 +87,7 @@ final class EventLoop: Sendable {
     /// Runs `work` in a task; its answer goes back to slot `sequence` of `connection`, through the inbox.
     func schedule(_ work: @escaping @Sendable () async -> ServeAnswer, connection: ServeConnection, sequence: UInt64) {
         let descriptor = connection.descriptor, serial = connection.serial
-        Task { [self] in
+        Task(executorPreference: taskExecutor) { [self] in
             let answer = await work()
             let signal = inbox.withLock { inbox -> Bool in
                 guard !inbox.ended else { return false }

@@ -110,10 +110,11 @@ enum ServeRequestParser {
         if headers.contains(where: { $0.name == "transfer-encoding" }) {
             return .failure(Refusal(501, "Transfer-Encoding is not supported; send the body with Content-Length"))
         }
-        let lengths = Set(headers.filter { $0.name == "content-length" }.map(\.value))
+        // Lazily: most requests have no Content-Length, and none should pay for a set of them.
+        let lengths = headers.lazy.filter { $0.name == "content-length" }.map(\.value)
         var contentLength = 0
         if let text = lengths.first {
-            guard lengths.count == 1, !text.isEmpty, text.count <= 12, text.utf8.allSatisfy({ (48...57).contains($0) }),
+            guard lengths.allSatisfy({ $0 == text }), !text.isEmpty, text.count <= 12, text.utf8.allSatisfy({ (48...57).contains($0) }),
                   let length = Int(text) else {
                 return .failure(Refusal(400, "malformed Content-Length"))
             }

@@ -104,8 +104,10 @@ package final class ServeServer: Sendable {
     /// - Parameters:
     ///   - handler: answers each request, on a loop's thread.
     ///   - finished: called after each answer is made, before it is written (see ``Finished``).
+    ///   - taskExecutor: where ``ServeReply/later(_:)`` work runs: by default Swift's global executor
+    ///     (tests give one of their own: their cooperative pool may be held by other tests).
     /// - Returns: false when a thread could not start, or the server was started or drained before.
-    package func start(handler: @escaping Handler, finished: @escaping Finished) -> Bool {
+    package func start(handler: @escaping Handler, finished: @escaping Finished, taskExecutor: (any TaskExecutor)? = nil) -> Bool {
         let claimed = listenerState.withLock { state in
             guard state == .idle else { return false }
             state = .accepting
@@ -113,7 +115,7 @@ package final class ServeServer: Sendable {
         }
         guard claimed else { return false }
         Self.raiseDescriptorLimit()
-        let made = (0..<Self.loopCount).compactMap { _ in EventLoop(server: self, handler: handler, finished: finished) }
+        let made = (0..<Self.loopCount).compactMap { _ in EventLoop(server: self, handler: handler, finished: finished, taskExecutor: taskExecutor) }
         guard made.count == Self.loopCount, made.allSatisfy({ $0.start() }) else {
             made.forEach { $0.stop() }
             closeListener()
@@ -259,6 +261,9 @@ package final class ServeServer: Sendable {
             if openConnectionCount == 0 && listenerState.withLock({ $0 == .closed }) { break }
             usleep(10_000)
         }
-        return openConnectionCount == 0
+        guard openConnectionCount == 0 else { return false }
+        // Each loop ends once it has no connection; let go of them (they hold the server while they run).
+        loops.withLock { $0 = [] }
+        return true
     }
 }
