@@ -1,11 +1,12 @@
 import BinanceProviderLibrary
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``BinanceResponse`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct BinanceResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("BinanceResponseFuzzTests/mutated", corpus: [

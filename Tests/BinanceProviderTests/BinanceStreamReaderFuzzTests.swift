@@ -1,11 +1,12 @@
 import BinanceProviderLibrary
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``BinanceStreamReader`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct BinanceStreamReaderFuzzTests {
     @Test func mutatedMessagesNeverBreakTheFeedsRules() throws {
         var settings = BinanceSettings()

@@ -1,11 +1,12 @@
 import BitstampProviderLibrary
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``BitstampResponse`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct BitstampResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("BitstampResponseFuzzTests/mutated", corpus: [

@@ -1,13 +1,14 @@
 import CoinGeckoProviderLibrary
 import Foundation
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``CoinGeckoResponse`` and of the exact reading
 /// of JSON numbers it relies on (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CoinGeckoResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("CoinGeckoResponseFuzzTests/mutated", corpus: [

@@ -2,12 +2,13 @@ import CoinbaseProviderLibrary
 import Foundation
 import ProviderABI
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// Seeded, bounded fuzzing of ``CoinbaseResponse``: whatever the status and
 /// body, the only outcomes allowed are the asked-for quote at a positive
 /// price, or a ``ProviderError`` naming the pair. See docs/FUZZING.md.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CoinbaseResponseFuzzTests {
     private static let now = Date(timeIntervalSince1970: 1_795_176_000)
 

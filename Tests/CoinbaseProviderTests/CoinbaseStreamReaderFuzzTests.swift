@@ -1,11 +1,12 @@
 import CoinbaseProviderLibrary
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``CoinbaseStreamReader`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct CoinbaseStreamReaderFuzzTests {
     @Test func mutatedMessagesNeverBreakTheFeedsRules() throws {
         let btc = QuoteRequest(asset: "BTC", currency: "USD"), eth = QuoteRequest(asset: "ETH", currency: "USD")

@@ -2,12 +2,13 @@ import FileProviderLibrary
 import Foundation
 import ProviderABI
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// Seeded, bounded fuzzing of ``PriceFileParser``'s JSON and CSV readers: the
 /// only outcomes allowed are a table of well-formed pairs, or a
 /// ``PriceFileError`` naming the file. See docs/FUZZING.md.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct PriceFileParserFuzzTests {
     private static let jsonCorpus: [[UInt8]] = [
         #"{"data":{"base":"BTC","currency":"USD","amount":"15840.01"}}"#,

@@ -1,11 +1,12 @@
 import GeminiProviderLibrary
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``GeminiResponse`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct GeminiResponseFuzzTests {
     @Test func mutatedAnswersGiveAQuoteOrAProviderError() throws {
         let tally = try QuoteResponseFuzzing.run("GeminiResponseFuzzTests/mutated", corpus: [

@@ -1,11 +1,12 @@
 import GeminiProviderLibrary
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import ProviderABI
 import Testing
 
 /// Seeded, bounded fuzzing of ``GeminiStreamReader`` (see docs/FUZZING.md).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct GeminiStreamReaderFuzzTests {
     @Test func mutatedMessagesNeverBreakTheFeedsRules() throws {
         let btc = QuoteRequest(asset: "BTC", currency: "USD")

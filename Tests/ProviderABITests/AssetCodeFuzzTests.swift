@@ -1,11 +1,12 @@
 import Foundation
 import ProviderABI
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// ``AssetCode/normalized(_:)`` on random strings: only 2 to 10 ASCII letters
 /// or digits pass, and they come back upper-cased.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct AssetCodeFuzzTests {
     @Test func onlyShortASCIIAlphanumericsPass() throws {
         let run = try FuzzRun()

@@ -1,12 +1,13 @@
 import Foundation
 import ProviderABI
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// ``DecimalAmount/parse(_:)`` on random and mutated text: it accepts exactly
 /// `-?digits(.digits)?` with at most 38 significant digits, and what it
 /// accepts it keeps exactly.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct DecimalAmountFuzzTests {
     static let corpus: [[UInt8]] = ["15840.01", "-0.5", "0", "-0", "007.100", "0.000000000000000001",
                                     "99999999999999999999999999999999999999", "1" + String(repeating: "0", count: 120),

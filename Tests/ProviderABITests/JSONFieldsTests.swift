@@ -1,8 +1,9 @@
 import PriceHostFuzzing
+import PriceHostTestTraits
 import ProviderABI
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct JSONFieldsTests {
     static let ticker = #"{"type":"ticker","sequence":109876543210,"product_id":"BTC-USD","price":"64000.10","best_bid":"64000.09","#
         + #""side":"buy","time":"2026-11-20T12:00:00.283114Z","trade_id":1234567890,"last_size":"0.00512000","open":null}"#

@@ -1,12 +1,13 @@
 import Foundation
 import ProviderABI
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// Seeded, bounded fuzzing of ``JSONParser``: the only outcomes allowed are a
 /// value that survives serialisation, or a ``JSONParseError`` that points
 /// inside the input. See docs/FUZZING.md.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct JSONParserFuzzTests {
     static let corpus: [[UInt8]] = [
         #"{"plugins": ["libFileProvider.so", {"path": "/opt/x.so"}], "providers": {"file": {"path": "prices.json"}}}"#,

@@ -1,11 +1,13 @@
 @testable import PriceHostHTTP
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// Seeded, bounded fuzzing of the frame parser and the connection state: any
 /// bytes, cut anywhere, end in events or one protocol error with a close code
 /// that may be sent; nothing is buffered past the caps; and how the bytes are
 /// cut changes nothing. See docs/FUZZING.md.
+@Suite(.offThePool)
 struct WebSocketConnectionStateFuzzTests {
     /// Small, so that the fuzzer reaches the limit.
     static let maximumMessageSize = 4096

@@ -1,10 +1,12 @@
 import Foundation
 @testable import PriceHostService
 import PriceHostFuzzing
+import PriceHostTestTraits
 import PriceHostTesting
 import Testing
 
 /// The request parser: exact requests, each refusal's status, and a seeded fuzz loop.
+@Suite(.offThePool)
 struct ServeRequestParserTests {
     static func parse(_ text: String) -> ServeRequestParser.Outcome {
         ServeRequestParser.parse(Array(text.utf8)[...])

@@ -1,8 +1,10 @@
 @testable import PriceHostService
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// RESP2 out (commands) and in (replies), however the bytes are cut, and what is refused.
+@Suite(.offThePool)
 struct RESPParserTests {
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 

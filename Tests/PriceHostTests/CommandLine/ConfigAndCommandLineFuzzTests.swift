@@ -3,12 +3,13 @@ import Foundation
 @testable import PriceHostCore
 import ProviderABI
 import PriceHostFuzzing
+import PriceHostTestTraits
 import Testing
 
 /// Seeded, bounded fuzzing of the host's two front doors, `plugins.json`
 /// (``ConfigParser``) and the command line (``Invocation``): the only outcomes
 /// allowed are a checked value, or a ``ConfigError`` / ``UsageError``. See docs/FUZZING.md.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.offThePool, .timeLimit(.minutes(5)))
 struct ConfigAndCommandLineFuzzTests {
     // MARK: plugins.json
 
