@@ -58,8 +58,6 @@ struct StreamSilenceTests {
                 usleep(50_000)
             }
             #expect(venue.connections >= 5, "\(venue.server.log)\n\(server.process.standardError)")
-            let errorsBeforePrice = server.process.errorLines
-            #expect(!errorsBeforePrice.contains { $0.contains("recovered") }, "recovered before any price:\n\(errorsBeforePrice)")
             #expect(!states.contains(1), "the state read 1 (live) with no price: \(states)")
             #expect(states.contains(2), "\(states)")
 
@@ -75,8 +73,12 @@ struct StreamSilenceTests {
 
             #expect(server.process.waitForErrorLine(containing: "coinbase: the feed recovered; REST polling stopped", within: 5) != nil)
             let errors = server.process.errorLines
-            #expect(errors.filter { $0.contains("the feed is stale") }.count == 1, "\(errors)")
+            // One recovery, on the one price: a feed called live on an acknowledgement would recover on each of the
+            // four silent connections. Before it, one stale line for the whole silence. (After it the venue is silent
+            // again, and a second stale line a second later is right; a loaded machine may take that long to look.)
             #expect(errors.filter { $0.contains("the feed recovered") }.count == 1, "\(errors)")
+            let recovery = errors.firstIndex { $0.contains("the feed recovered") } ?? errors.endIndex
+            #expect(errors[..<recovery].filter { $0.contains("the feed is stale") }.count == 1, "\(errors)")
             // Each reconnect has its own line with its backoff.
             #expect(errors.filter { $0.contains("closed the") && $0.contains("reconnecting in") }.count >= 4, "\(errors)")
         }
