@@ -79,8 +79,9 @@ struct StreamSilenceTests {
             #expect(errors.filter { $0.contains("the feed recovered") }.count == 1, "\(errors)")
             let recovery = errors.firstIndex { $0.contains("the feed recovered") } ?? errors.endIndex
             #expect(errors[..<recovery].filter { $0.contains("the feed is stale") }.count == 1, "\(errors)")
-            // Each reconnect has its own line with its backoff.
-            #expect(errors.filter { $0.contains("closed the") && $0.contains("reconnecting in") }.count >= 4, "\(errors)")
+            // Each reconnect has its own line with its backoff: a stale connection closed, or (on a loaded
+            // machine) a handshake that timed out.
+            #expect(errors.filter { $0.contains("reconnecting in") }.count >= 4, "\(errors)")
         }
     }
 

@@ -67,10 +67,13 @@ extension FeedGroup {
     /// What the watchdog found: the feed went silent, or (while stale) a new connection brought nothing.
     private enum Silence { case feed, connection }
 
-    /// REST in the feed's place: each pair every `interval`, its quotes marked `rest`.
+    /// REST in the feed's place: each pair every `interval`, its quotes marked `rest`. A round starts
+    /// `interval` after the previous one started, not after it ended: a slow fetch does not stretch the
+    /// gap between two quotes (a round that overran starts the next at once, with no burst to catch up).
     private func poll(every interval: Duration) async {
         var lastFailure: String?
         while !Task.isCancelled {
+            let started = runner.clock.now
             for pair in state.withLock({ $0.pairs }) {
                 guard !Task.isCancelled else { return }
                 do {
@@ -88,7 +91,7 @@ extension FeedGroup {
                     lastFailure = message
                 }
             }
-            try? await runner.clock.sleep(for: interval)
+            try? await runner.clock.sleep(until: started + interval)
         }
     }
 }
