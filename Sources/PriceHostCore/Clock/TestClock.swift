@@ -88,8 +88,7 @@ package final class TestClock: PriceClock {
     }
 
     private static func move(_ state: inout State, to instant: ContinuousClock.Instant) {
-        let (seconds, attoseconds) = state.now.duration(to: instant).components
-        state.wallNow = state.wallNow.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
+        state.wallNow = state.wallNow.addingTimeInterval(Durations.secondsValue(state.now.duration(to: instant)))
         state.now = instant
     }
 }

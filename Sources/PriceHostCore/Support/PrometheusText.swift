@@ -80,6 +80,6 @@ package struct PrometheusHistogram: Sendable, Equatable {
 
     /// Counts a duration, in seconds.
     package mutating func record(_ duration: Duration) {
-        record(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+        record(Durations.secondsValue(duration))
     }
 }
