@@ -1,19 +1,21 @@
 import PriceHostCore
 
 /// Something done around every route's handler: it gets the request, the route it was routed
-/// to, and the rest of the chain, which it calls (or not: the token check answers 401 itself).
+/// to, the generation the handler answers with, and the rest of the chain, which it calls (or
+/// not: the token check answers 401 itself).
 package protocol ServeMiddleware: Sendable {
-    func answer(_ request: ServeRequest, for route: ServeRoute, next: @Sendable (ServeRequest) -> ServeReply) -> ServeReply
+    func answer(_ request: ServeRequest, for route: ServeRoute, in generation: ServeGeneration,
+                next: @Sendable (ServeRequest) -> ServeReply) -> ServeReply
 }
 
-/// `serve.token`: every route that needs it gets 401, with `WWW-Authenticate`, without
-/// `Authorization: Bearer TOKEN`, compared in constant time.
+/// `serve.token` of the generation answering (a reload may set, change or drop it): every route
+/// that needs it gets 401, with `WWW-Authenticate`, without `Authorization: Bearer TOKEN`,
+/// compared in constant time.
 package struct TokenCheck: ServeMiddleware {
-    /// The token served now (a reload may set, change or drop it).
-    let token: @Sendable () -> String?
-
-    package func answer(_ request: ServeRequest, for route: ServeRoute, next: @Sendable (ServeRequest) -> ServeReply) -> ServeReply {
-        guard route.needsToken, let token = token(), !Self.authorizes(request.header("authorization"), token: token) else { return next(request) }
+    package func answer(_ request: ServeRequest, for route: ServeRoute, in generation: ServeGeneration,
+                        next: @Sendable (ServeRequest) -> ServeReply) -> ServeReply {
+        guard route.needsToken, let token = generation.config.serve.token,
+              !Self.authorizes(request.header("authorization"), token: token) else { return next(request) }
         return .response(.error(401, "missing or wrong bearer token (send Authorization: Bearer TOKEN)",
                                 headers: [("WWW-Authenticate", "Bearer")]), route: route.name)
     }
@@ -45,7 +47,8 @@ package struct RequestLog: ServeMiddleware {
         self.diagnostics = diagnostics
     }
 
-    package func answer(_ request: ServeRequest, for route: ServeRoute, next: @Sendable (ServeRequest) -> ServeReply) -> ServeReply {
+    package func answer(_ request: ServeRequest, for route: ServeRoute, in generation: ServeGeneration,
+                        next: @Sendable (ServeRequest) -> ServeReply) -> ServeReply {
         switch next(request) {
         case .now(let answer):
             record(answer, request)

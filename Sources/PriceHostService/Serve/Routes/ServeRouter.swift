@@ -18,8 +18,7 @@ package struct ServeRouter: Sendable {
         self.metrics = metrics
         self.hub = hub
         self.openConnections = openConnections
-        let token = TokenCheck { [state] in state.current.config.serve.token }
-        middleware = (log.map { [$0] } ?? []) + [token]
+        middleware = (log.map { [$0] } ?? []) + [TokenCheck()]
     }
 
     /// The answer to `request`.
@@ -33,7 +32,7 @@ package struct ServeRouter: Sendable {
         }
         let handler: @Sendable (ServeRequest) -> ServeReply = { [self] request in route.handler(self, request, generation) }
         let chain = middleware.reversed().reduce(handler) { next, layer in
-            { request in layer.answer(request, for: route, next: next) }
+            { request in layer.answer(request, for: route, in: generation, next: next) }
         }
         return chain(request)
     }
