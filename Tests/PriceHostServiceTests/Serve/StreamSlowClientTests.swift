@@ -39,7 +39,9 @@ struct StreamSlowClientTests {
         // Ten topics of 4 KB events ten times a second: about 400 KB/s.
         let payload = String(repeating: "x", count: 4000)
         // The tickers on a queue of their own: the cooperative pool may be busy with other tests.
-        let hub = StreamHub(tickerExecutor: SerialQueueExecutor(label: "StreamSlowClientTests.tickers"), source: Filler(payload: payload))
+        let hub = StreamHub(tickerExecutor: SerialQueueExecutor(label: "StreamSlowClientTests.tickers"), source: ClosureSource { topic in
+            "data: {\"asset\":\"\(topic.asset)\",\"filler\":\"\(payload)\"}\n\n"
+        })
         defer { hub.stop() }
         let server = try ServeServer(address: try #require(ListenAddress("127.0.0.1:0")), limits: .init(ServeSettings()))
         // Never started: the stream only needs its limits, its writers and whether it is stopping.
@@ -83,14 +85,5 @@ struct StreamSlowClientTests {
         // What it got is whole events, then the last word: nothing half written.
         let events = text.components(separatedBy: "\n\n").dropLast()
         #expect(events.dropLast().allSatisfy { $0.contains("\"filler\":\"\(payload)\"}") || $0.hasPrefix("HTTP/1.1") }, "a half-written event")
-    }
-}
-
-/// Each tick's event: the topic's asset and `payload`.
-private struct Filler: StreamSource {
-    let payload: String
-
-    func event(for topic: StreamHub.TopicKey) async -> String {
-        "data: {\"asset\":\"\(topic.asset)\",\"filler\":\"\(payload)\"}\n\n"
     }
 }
