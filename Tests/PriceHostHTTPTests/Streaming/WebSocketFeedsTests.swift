@@ -101,7 +101,10 @@ struct WebSocketFeedsTests {
         guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
         defer { server.stop() }
-        let feeds = try Self.feeds(url: server.url(), amounts: ["64000.1", "64001.25", "64002.5"])
+        // On a test clock: the first connection waits 20 ms of it for the pairs asked with this one, so however
+        // slowly this machine (TSan) subscribes the four listeners, they are all asked before the clock moves.
+        let clock = TestClock()
+        let feeds = try Self.feeds(url: server.url(), amounts: ["64000.1", "64001.25", "64002.5"], clock: clock)
         #expect(feeds.hasFeed("echo") && !feeds.hasFeed("other") && feeds.providers == ["echo"])
         let received = Lock<[String: [String]]>([:])
         let pairs = [QuoteRequest(asset: "BTC", currency: "USD"), QuoteRequest(asset: "ETH", currency: "USD")]
@@ -116,6 +119,9 @@ struct WebSocketFeedsTests {
             }
         }
         #expect(feeds.subscribe(provider: "other", pair: pairs[0]) { _ in } == nil)
+        // The connection's 20 ms and the watchdog, asleep on the clock.
+        #expect(await clock.waitForTimers(atLeast: 2))
+        clock.advance(by: .milliseconds(20))
         // Bounded: 10 s in steps of 10 ms.
         for _ in 0..<1_000 where received.withLock({ $0.values.map(\.count).reduce(0, +) }) < 12 {
             try await Task.sleep(for: .milliseconds(10))
@@ -134,5 +140,7 @@ struct WebSocketFeedsTests {
         #expect(metrics.contains(#"pricehost_stream_reconnects_total{provider="echo"} 0"#), "\(metrics)")
         for subscription in subscriptions { subscription.cancel() }
         await feeds.stop()
+        // Wakes what still sleeps on the clock, which then finds the feed stopped.
+        clock.advance(by: .seconds(3_600))
     }
 }
