@@ -45,14 +45,16 @@ let package = Package(
         .target(name: "PriceHostCore", dependencies: ["ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),
         // the HTTP transport (libcurl, dlopen()ed) and each provider's policy around it;
         .target(name: "PriceHostHTTP", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CCurl"]),
+        // the quote store: SQLite (dlopen()ed, never linked), its writer, candles, the price at a time and TWAP;
+        .target(name: "PriceHostStore", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI"]),
         // <sys/epoll.h> and <sys/eventfd.h>, which Swift's Glibc module leaves out: serve's event loops (libc; nothing linked).
         .target(name: "CEventPoll"),
         // the service: serve, and the Redis fleet;
         // The board's script and style are .js and .css files, embedded at build time as bytes (no bundle, no Foundation).
-        .target(name: "PriceHostService", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "Injection", "ProviderABI", "CEventPoll"],
+        .target(name: "PriceHostService", dependencies: ["PriceHostCore", "PriceHostStore", "ConcurrencyHelpers", "Injection", "ProviderABI", "CEventPoll"],
                 resources: [.embedInCode("Serve/Board/board.js"), .embedInCode("Serve/Board/board.css")]),
         // the commands, their output and the wiring; and the thin main.
-        .target(name: "PriceHost", dependencies: ["PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses",
+        .target(name: "PriceHost", dependencies: ["PriceHostCore", "PriceHostStore", "PriceHostHTTP", "PriceHostService", "ChildProcesses",
                                                  "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),
         .executableTarget(name: "PriceHostCLI", dependencies: ["PriceHost"]),
 
@@ -94,9 +96,10 @@ let package = Package(
         .testTarget(name: "PriceHostCoreTests", dependencies: ["PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
         .testTarget(name: "PriceHostHTTPTests", dependencies: ["PriceHostHTTP", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing", "ChildProcesses"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PriceHostServiceTests", dependencies: ["PriceHostService", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostStoreTests", dependencies: ["PriceHostStore", "PriceHostCore", "ProviderABI", "PriceHostTesting", "PriceHostTestTraits"]),
+        .testTarget(name: "PriceHostServiceTests", dependencies: ["PriceHostService", "PriceHostStore", "PriceHostCore", "ConcurrencyHelpers", "ProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
         // The executable layer: commands, wiring, and tests that go through the composition root.
-        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
+        .testTarget(name: "PriceHostTests", dependencies: ["PriceHost", "PriceHostStore", "PriceHostCore", "PriceHostHTTP", "PriceHostService", "ChildProcesses", "ConcurrencyHelpers", "ProviderABI", "CProviderABI", "Injection", "PriceHostTesting", "PriceHostTestTraits", "PriceHostFuzzing"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PriceHostTesting", "PriceHostTestTraits"],

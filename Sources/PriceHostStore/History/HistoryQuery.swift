@@ -1,0 +1,141 @@
+import FoundationEssentials
+import PriceHostCore
+import ProviderABI
+
+/// What `/v1/candles`, `/v1/price` and `/v1/twap` (and `pricehost history`) ask the store: checked here once for
+/// both, so that a bad parameter gets the same words from either. Times are Unix milliseconds.
+package struct HistoryQuery: Sendable, Equatable {
+    /// Which of the three questions.
+    package enum Kind: Sendable, Equatable {
+        case candles, price, twap
+
+        /// The parameters it takes, as the HTTP routes name them.
+        package var parameters: [String] {
+            switch self {
+            case .candles: ["asset", "currency", "provider", "aggregate", "interval", "from", "to", "fill"]
+            case .price: ["asset", "currency", "provider", "aggregate", "at"]
+            case .twap: ["asset", "currency", "provider", "aggregate", "window", "at"]
+            }
+        }
+    }
+
+    /// A parameter that is wrong, and why: the message names it.
+    package struct Problem: Error, Equatable, CustomStringConvertible, Sendable {
+        package var parameter: String
+        package var message: String
+        package var description: String { message }
+    }
+
+    package var kind: Kind
+    package var asset = ""
+    /// `currency`; the config's default when `nil`.
+    package var currency: String?
+    /// `provider=NAME` or `aggregate=median`; `nil` when neither was given.
+    package var origin: QuoteOrigin?
+    package var interval = CandleInterval.oneMinute
+    package var from: Int64?
+    package var to: Int64?
+    package var fillPrevious = false
+    package var at: Int64?
+    /// `window`, in milliseconds, and as written.
+    package var window: Int64 = 0
+    package var windowText = ""
+
+    /// The longest window one TWAP takes (it is checked against `rawRetentionDays` too).
+    package static let longestWindow: Int64 = 3_650 * 86_400_000
+
+    /// Reads `parameters` (percent-decoded), which may be only those `kind` takes.
+    package static func parse(_ parameters: [(name: String, value: String)], kind: Kind) throws(Problem) -> HistoryQuery {
+        var query = HistoryQuery(kind: kind)
+        var seen = Set<String>()
+        for (name, value) in parameters {
+            guard kind.parameters.contains(name) else {
+                throw Problem(parameter: name, message: "unknown parameter \(JSONValue.quoted(name)); this route takes \(kind.parameters.joined(separator: ", "))")
+            }
+            guard seen.insert(name).inserted else { throw Problem(parameter: name, message: "parameter \(name) is given twice") }
+            try query.read(name, value)
+        }
+        guard !query.asset.isEmpty else { throw Problem(parameter: "asset", message: "asset is required, e.g. asset=BTC") }
+        if seen.contains("provider"), seen.contains("aggregate") {
+            throw Problem(parameter: "aggregate", message: "give provider or aggregate=median, not both")
+        }
+        if let from = query.from, let to = query.to, from > to {
+            throw Problem(parameter: "from", message: "from (\(Self.format(from))) is after to (\(Self.format(to)))")
+        }
+        if kind == .twap, query.windowText.isEmpty {
+            throw Problem(parameter: "window", message: "window is required, e.g. window=1h")
+        }
+        if kind == .price, query.at == nil { throw Problem(parameter: "at", message: "at is required, an ISO 8601 time such as 2026-11-27T12:00:00Z") }
+        return query
+    }
+
+    private mutating func read(_ name: String, _ value: String) throws(Problem) {
+        switch name {
+        case "asset":
+            guard let code = AssetCode.normalized(value) else {
+                throw Problem(parameter: name, message: "asset \(JSONValue.quoted(value)) is not an asset code (2 to 10 letters or digits)")
+            }
+            asset = code
+        case "currency":
+            guard let code = AssetCode.normalized(value) else {
+                throw Problem(parameter: name, message: "currency \(JSONValue.quoted(value)) is not a currency code (2 to 10 letters or digits)")
+            }
+            currency = code
+        case "provider":
+            guard ProviderName.isValid(value) else {
+                throw Problem(parameter: name, message: "provider \(JSONValue.quoted(value)) is not a provider name (\(ProviderName.rule)); name one")
+            }
+            origin = .provider(value)
+        case "aggregate":
+            guard value == "median" else { throw Problem(parameter: name, message: "aggregate takes median, not \(JSONValue.quoted(value))") }
+            origin = .median
+        case "interval":
+            guard let interval = CandleInterval(rawValue: value) else {
+                throw Problem(parameter: name, message: "unknown interval \(JSONValue.quoted(value)); expected \(CandleInterval.names)")
+            }
+            self.interval = interval
+        case "fill":
+            guard value == "previous" else { throw Problem(parameter: name, message: "fill takes previous, not \(JSONValue.quoted(value))") }
+            fillPrevious = true
+        case "window":
+            guard let milliseconds = Self.duration(value), milliseconds > 0, milliseconds <= Self.longestWindow else {
+                throw Problem(parameter: name, message: "window must be a duration such as 90s, 15m, 1h or 7d, not \(JSONValue.quoted(value))")
+            }
+            window = milliseconds
+            windowText = value
+        default: // from, to, at
+            guard let date = ISO8601Timestamp.parse(value) else {
+                throw Problem(parameter: name, message: "\(name) must be an ISO 8601 time such as 2026-11-27T12:00:00Z, not \(JSONValue.quoted(value))")
+            }
+            let milliseconds = Self.milliseconds(date)
+            switch name {
+            case "from": from = milliseconds
+            case "to": to = milliseconds
+            default: at = milliseconds
+            }
+        }
+    }
+
+    /// `90s`, `15m`, `1h`, `7d` (a whole number and a unit) in milliseconds; `nil` for anything else.
+    package static func duration(_ text: String) -> Int64? {
+        guard let unit = text.last, let count = Int64(text.dropLast()), count > 0, count <= 100_000_000,
+              text.dropLast().utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        switch unit {
+        case "s": return count * 1_000
+        case "m": return count * 60_000
+        case "h": return count * 3_600_000
+        case "d": return count * 86_400_000
+        default: return nil
+        }
+    }
+
+    /// `date` in whole Unix milliseconds.
+    package static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// Unix milliseconds as ISO 8601 (with milliseconds when there are some).
+    package static func format(_ milliseconds: Int64) -> String {
+        ISO8601Timestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+}

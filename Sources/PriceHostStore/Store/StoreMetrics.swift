@@ -1,0 +1,68 @@
+import ConcurrencyHelpers
+import Glibc
+import PriceHostCore
+
+/// What the store counts, for `/metrics`.
+final class StoreMetrics: Sendable {
+    /// The batch histogram's upper bounds, in seconds.
+    static let batchBuckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    private struct Counts {
+        var written = 0
+        var dropped = 0
+        var batches = PrometheusHistogram(bounds: StoreMetrics.batchBuckets)
+    }
+
+    private let counts = Lock(Counts())
+
+    /// A batch of `total` quotes was committed in `duration`, `written` of them new (the rest were kept already).
+    func wrote(_ written: Int, of total: Int, in duration: Duration) {
+        counts.withLock { counts in
+            counts.written += total
+            counts.batches.record(duration)
+        }
+    }
+
+    /// `count` quotes could not be written.
+    func dropped(_ count: Int) {
+        counts.withLock { $0.dropped += count }
+    }
+
+    var written: Int { counts.withLock { $0.written } }
+    var droppedCount: Int { counts.withLock { $0.dropped } }
+
+    /// The families, with the queue's depth and drops and the file's size read now.
+    func write(to writer: inout PrometheusWriter, queue: StoreQueue, path: String) {
+        let counts = counts.withLock { $0 }
+        writer.family("pricehost_store_writes_total", "counter", "Quotes written to the quote store.")
+        writer.sample("pricehost_store_writes_total", [], String(counts.written))
+        writer.family("pricehost_store_dropped_total", "counter",
+                      "Quotes not written to the quote store: dropped from a full queue (oldest first), or in a batch the file refused.")
+        writer.sample("pricehost_store_dropped_total", [], String(counts.dropped + Int(queue.droppedOnOverflow)))
+        writer.family("pricehost_store_queue_depth", "gauge", "Quotes waiting for the quote store's writer.")
+        writer.sample("pricehost_store_queue_depth", [], String(queue.depth))
+        writer.family("pricehost_store_batch_duration_seconds", "histogram", "How long one batch (one transaction) of the quote store took.")
+        writer.histogram("pricehost_store_batch_duration_seconds", [], counts.batches)
+        writer.family("pricehost_store_bytes", "gauge", "The quote store's size on disk: the database file and its write-ahead log.")
+        writer.sample("pricehost_store_bytes", [], String(Self.size(of: path) + Self.size(of: path + "-wal")))
+    }
+
+    static func size(of path: String) -> Int {
+        var information = stat()
+        return stat(path, &information) == 0 ? Int(information.st_size) : 0
+    }
+}
+
+extension QuoteStore {
+    /// The store's metric families, in Prometheus text.
+    package func metricsText() -> String {
+        var writer = PrometheusWriter()
+        metrics.write(to: &writer, queue: queue, path: settings.path)
+        return writer.text
+    }
+
+    /// Quotes written in all (for tests and `watch --record`'s summary).
+    package var writtenCount: Int { metrics.written }
+    /// Quotes dropped in all: from a full queue, or in batches the file refused.
+    package var droppedCount: Int { metrics.droppedCount + Int(queue.droppedOnOverflow) }
+}

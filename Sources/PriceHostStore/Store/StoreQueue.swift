@@ -1,0 +1,131 @@
+import Glibc
+
+/// The quotes waiting for the writer: bounded, so that a stream never waits on the disk. Past
+/// ``capacity`` the oldest are dropped (and counted). The writer takes everything at once.
+///
+/// A pthread mutex and condition (ThreadSanitizer sees both): the writer sleeps on the condition
+/// until a quote arrives, its next batch is due, a flush is asked for, or the store closes.
+final class StoreQueue: @unchecked Sendable {
+    // @unchecked: every stored property but the two pthread objects is read and written with `mutex` held.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    let capacity: Int
+
+    private var entries: [StoredQuote] = []
+    /// How many of `entries`' first elements were dropped and not yet removed (removed in bulk).
+    private var head = 0
+    /// Quotes pushed in all, and quotes written or dropped in all: a flush waits for the second to reach the first.
+    private var pushed: UInt64 = 0
+    private var settled: UInt64 = 0
+    private(set) var droppedOnOverflow: UInt64 = 0
+    private var flushes = 0
+    private var closing = false
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        guard pthread_mutex_init(mutex, nil) == 0, pthread_cond_init(condition, &attributes) == 0 else {
+            fatalError("pthread_mutex_init or pthread_cond_init failed; the process is out of resources")
+        }
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    private func locked<Result>(_ body: () -> Result) -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// Queues `quote`, dropping the oldest when full; false once the store has closed (the quote is not kept).
+    @discardableResult
+    func push(_ quote: StoredQuote) -> Bool {
+        locked {
+            guard !closing else { return false }
+            if entries.count - head >= capacity {
+                head += 1
+                droppedOnOverflow += 1
+                settled += 1
+                if head >= capacity { entries.removeFirst(head); head = 0 }
+            }
+            let wasEmpty = entries.count == head
+            entries.append(quote)
+            pushed += 1
+            // The writer sleeps without a deadline only while the queue is empty.
+            if wasEmpty { pthread_cond_broadcast(condition) }
+            return true
+        }
+    }
+
+    /// How many wait now.
+    var depth: Int { locked { entries.count - head } }
+
+    /// The writer's wait: returns what is queued once `due` (monotonic nanoseconds) has passed, or sooner
+    /// when a flush is asked for or the store closes; `nil` when closing with nothing left.
+    func take(due: UInt64) -> [StoredQuote]? {
+        locked {
+            while true {
+                let waiting = entries.count - head
+                if waiting > 0, closing || flushes > 0 || Self.monotonicNanoseconds() >= due { break }
+                if waiting == 0, closing { return nil }
+                if waiting == 0 {
+                    // Nothing to write: a flush asked now has nothing to wait for.
+                    if flushes > 0 { pthread_cond_broadcast(condition) }
+                    pthread_cond_wait(condition, mutex)
+                } else {
+                    var deadline = timespec(tv_sec: Int(due / 1_000_000_000), tv_nsec: Int(due % 1_000_000_000))
+                    pthread_cond_timedwait(condition, mutex, &deadline)
+                }
+            }
+            let batch = Array(entries[head...])
+            entries.removeAll(keepingCapacity: entries.count <= 4 * capacity)
+            head = 0
+            return batch
+        }
+    }
+
+    /// The writer wrote (or dropped) `count` quotes it took.
+    func settle(_ count: Int) {
+        locked {
+            settled += UInt64(count)
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    /// Waits until every quote pushed before the call is written or dropped (or the store has closed).
+    func flush() {
+        locked {
+            let target = pushed
+            flushes += 1
+            pthread_cond_broadcast(condition)
+            while settled < target, !closing { pthread_cond_wait(condition, mutex) }
+            flushes -= 1
+        }
+    }
+
+    /// No more quotes are taken; the writer writes what is queued and ends.
+    func close() {
+        locked {
+            closing = true
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}

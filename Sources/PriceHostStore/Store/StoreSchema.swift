@@ -1,0 +1,54 @@
+/// The store's tables, in one SQLite file.
+///
+/// - `series`: one row per pair and origin (a provider's name, or `@median`); the other tables name it by `id`.
+/// - `quotes`: every quote, kept `rawRetentionDays`: the series, the venue's time and the receipt's lag behind it
+///   (both in milliseconds), the exact amount text, and the source (0 stream, 1 rest). The key is the whole row
+///   but the source, so a quote written twice is kept once, and the table is its own index (WITHOUT ROWID):
+///   about 30 bytes a quote on disk.
+/// - `candles`: OHLC per series, interval (`span`, in minutes: 1, 5, 15, 60, 240, 1440) and window start (in
+///   minutes since 1970), with the times of the open and close quotes, so that a quote arriving late lands in
+///   its own window and moves its open or close only if it is earlier or later than theirs. Every interval is
+///   kept as quotes are written: the same candles as rolling the 1-minute ones up, read without doing it.
+enum StoreSchema {
+    /// `PRAGMA user_version` of this layout; a newer file is refused, not rewritten.
+    static let version: Int64 = 1
+
+    static let create = """
+        CREATE TABLE IF NOT EXISTS series(
+            id INTEGER PRIMARY KEY,
+            asset TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            UNIQUE(asset, currency, origin));
+        CREATE TABLE IF NOT EXISTS quotes(
+            series INTEGER NOT NULL,
+            ts INTEGER NOT NULL,
+            lag INTEGER NOT NULL,
+            amount TEXT NOT NULL,
+            source INTEGER NOT NULL,
+            PRIMARY KEY(series, ts, lag, amount)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS candles(
+            series INTEGER NOT NULL,
+            span INTEGER NOT NULL,
+            start INTEGER NOT NULL,
+            open TEXT NOT NULL,
+            high TEXT NOT NULL,
+            low TEXT NOT NULL,
+            close TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            open_ts INTEGER NOT NULL,
+            close_ts INTEGER NOT NULL,
+            PRIMARY KEY(series, span, start)) WITHOUT ROWID;
+        """
+
+    static let insertSeries = "INSERT INTO series(asset, currency, origin) VALUES(?1, ?2, ?3) ON CONFLICT DO NOTHING"
+    static let selectSeries = "SELECT id FROM series WHERE asset = ?1 AND currency = ?2 AND origin = ?3"
+    static let insertQuote = "INSERT OR IGNORE INTO quotes(series, ts, lag, amount, source) VALUES(?1, ?2, ?3, ?4, ?5)"
+    static let selectCandle = """
+        SELECT open, high, low, close, count, open_ts, close_ts FROM candles WHERE series = ?1 AND span = ?2 AND start = ?3
+        """
+    static let upsertCandle = """
+        INSERT OR REPLACE INTO candles(series, span, start, open, high, low, close, count, open_ts, close_ts)
+        VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+        """
+}

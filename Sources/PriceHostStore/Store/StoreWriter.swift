@@ -1,0 +1,152 @@
+import PriceHostCore
+
+/// What the writer's thread does with each batch: one transaction that adds the quotes and updates
+/// every interval's candle they fall in. It owns the one read-write connection; nothing else uses it.
+final class StoreWriter {
+    /// A candle being updated by the batch.
+    private struct CandleKey: Hashable {
+        var series: Int64
+        var span: Int64
+        var start: Int64
+    }
+
+    private struct CandleState {
+        var open: String, high: String, low: String, close: String
+        var count: Int64
+        var openTimestamp: Int64, closeTimestamp: Int64
+
+        init(_ amount: String, at timestamp: Int64) {
+            open = amount; high = amount; low = amount; close = amount
+            count = 0
+            openTimestamp = timestamp; closeTimestamp = timestamp
+        }
+
+        /// Adds one quote: the earliest (by the venue's time) opens, the latest closes (the later one written on a tie).
+        mutating func add(_ amount: String, at timestamp: Int64) {
+            count += 1
+            if timestamp < openTimestamp { open = amount; openTimestamp = timestamp }
+            if timestamp >= closeTimestamp { close = amount; closeTimestamp = timestamp }
+            if DecimalText.compare(amount, high) > 0 { high = amount }
+            if DecimalText.compare(amount, low) < 0 { low = amount }
+        }
+    }
+
+    private let connection: SQLiteConnection
+    private let spans = CandleInterval.allCases.map(\.minutes)
+    /// Each series' id, once read or made; forgotten when a transaction fails (its new rows are gone).
+    private var seriesIDs: [SeriesKey: Int64] = [:]
+
+    /// Opens the file read-write (creating it), in WAL mode, with the tables made.
+    init(library: LibSQLite, path: String) throws(SQLiteError) {
+        connection = try SQLiteConnection(library: library, path: path)
+        let version = try connection.integer("PRAGMA user_version")
+        guard version <= StoreSchema.version else {
+            throw SQLiteError(code: SQLiteCode.error, message: "the file was made by a newer pricehost (store layout \(version); this one knows \(StoreSchema.version))")
+        }
+        let mode = try connection.text("PRAGMA journal_mode=WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(code: SQLiteCode.readOnly, message: "cannot switch the file to WAL mode (journal_mode is \(mode ?? "unknown")); is it read-only?")
+        }
+        // A process killed loses nothing committed in WAL mode with NORMAL; a power cut may lose the last commits, never the file.
+        try connection.execute("PRAGMA synchronous=NORMAL")
+        try connection.execute("BEGIN IMMEDIATE; " + StoreSchema.create + " PRAGMA user_version=\(StoreSchema.version); COMMIT")
+    }
+
+    /// Writes `batch` in one transaction; the quotes already kept (the same series, time, lag and amount) are skipped.
+    /// - Returns: how many were new.
+    func write(_ batch: [StoredQuote]) throws(SQLiteError) -> Int {
+        defer { connection.resetAll() }
+        do throws(SQLiteError) {
+            try connection.execute("BEGIN IMMEDIATE")
+            var candles: [CandleKey: CandleState] = [:]
+            let insert = try connection.statement(StoreSchema.insertQuote)
+            var written = 0
+            for quote in batch {
+                let series = try seriesID(quote.series)
+                insert.reset()
+                insert.bind(1, series)
+                insert.bind(2, quote.timestamp)
+                insert.bind(3, quote.receivedAt - quote.timestamp)
+                insert.bind(4, quote.amount)
+                insert.bind(5, quote.source == .stream ? 0 : 1)
+                try insert.step()
+                guard connection.changes > 0 else { continue }
+                written += 1
+                let minute = Self.floorDivide(quote.timestamp, 60_000)
+                for span in spans {
+                    let key = CandleKey(series: series, span: span, start: Self.floorDivide(minute, span) * span)
+                    if candles[key] == nil { candles[key] = try stored(key) ?? CandleState(quote.amount, at: quote.timestamp) }
+                    candles[key]?.add(quote.amount, at: quote.timestamp)
+                }
+            }
+            let upsert = try connection.statement(StoreSchema.upsertCandle)
+            for (key, candle) in candles {
+                upsert.reset()
+                upsert.bind(1, key.series); upsert.bind(2, key.span); upsert.bind(3, key.start)
+                upsert.bind(4, candle.open); upsert.bind(5, candle.high); upsert.bind(6, candle.low); upsert.bind(7, candle.close)
+                upsert.bind(8, candle.count); upsert.bind(9, candle.openTimestamp); upsert.bind(10, candle.closeTimestamp)
+                try upsert.step()
+            }
+            try connection.execute("COMMIT")
+            return written
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
+    /// Deletes quotes older than `rawBefore` and candles that start before `candlesBefore` (Unix milliseconds).
+    func prune(rawBefore: Int64, candlesBefore: Int64) throws(SQLiteError) {
+        do throws(SQLiteError) {
+            try connection.execute("BEGIN IMMEDIATE")
+            try connection.execute("DELETE FROM quotes WHERE series IN (SELECT id FROM series) AND ts < \(rawBefore)")
+            let minute = Self.floorDivide(candlesBefore, 60_000)
+            try connection.execute("DELETE FROM candles WHERE series IN (SELECT id FROM series) AND span IN (\(spans.map(String.init).joined(separator: ","))) AND start < \(minute)")
+            try connection.execute("COMMIT")
+        } catch {
+            rollBack()
+            throw error
+        }
+    }
+
+    /// Moves the WAL's pages into the file, as the last writer does when it closes.
+    func checkpoint() {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    private func rollBack() {
+        try? connection.execute("ROLLBACK")
+        seriesIDs.removeAll()
+    }
+
+    private func seriesID(_ key: SeriesKey) throws(SQLiteError) -> Int64 {
+        if let id = seriesIDs[key] { return id }
+        let insert = try connection.statement(StoreSchema.insertSeries)
+        insert.bind(1, key.asset); insert.bind(2, key.currency); insert.bind(3, key.origin.key)
+        try insert.step()
+        let select = try connection.statement(StoreSchema.selectSeries)
+        select.bind(1, key.asset); select.bind(2, key.currency); select.bind(3, key.origin.key)
+        defer { select.reset() }
+        guard try select.step() else { throw SQLiteError(code: SQLiteCode.error, message: "a series row just written is not there") }
+        let id = select.int64(0)
+        seriesIDs[key] = id
+        return id
+    }
+
+    private func stored(_ key: CandleKey) throws(SQLiteError) -> CandleState? {
+        let select = try connection.statement(StoreSchema.selectCandle)
+        select.bind(1, key.series); select.bind(2, key.span); select.bind(3, key.start)
+        defer { select.reset() }
+        guard try select.step() else { return nil }
+        var candle = CandleState(select.text(0), at: select.int64(5))
+        candle.high = select.text(1); candle.low = select.text(2); candle.close = select.text(3)
+        candle.count = select.int64(4); candle.closeTimestamp = select.int64(6)
+        return candle
+    }
+
+    /// `value / divisor` rounded toward minus infinity: a time before 1970 belongs to the window that starts before it.
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor < 0 ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,101 @@
+import PriceHostCore
+import ProviderABI
+
+/// The `store` key of `plugins.json`: where `serve` (and `watch --record`) keep the quotes they
+/// get, and how long.
+///
+/// ```json
+/// "store": {"url": "sqlite:quotes.db", "retentionDays": 90, "rawRetentionDays": 7}
+/// "store": {"enabled": false}
+/// ```
+///
+/// Without the key, `serve` keeps its store at `$XDG_STATE_HOME/pricehost/quotes.db`
+/// (`~/.local/state/pricehost/quotes.db` when `XDG_STATE_HOME` is unset).
+package struct StoreSection: ConfigSection {
+    package static let key = "store"
+    /// The keys `store` takes.
+    package static let keys = ["url", "enabled", "retentionDays", "rawRetentionDays"]
+
+    /// `enabled` (default true): false turns the store off.
+    package var enabled = true
+    /// `url`'s path, as written (after `${VAR}` substitution): relative to the config file's directory unless absolute.
+    package var path: String?
+    /// `retentionDays` (1 to 3650, default 90): how long candles are kept.
+    package var retentionDays = 90
+    /// `rawRetentionDays` (1 to `retentionDays`, default 7): how long individual quotes are kept.
+    package var rawRetentionDays = 7
+
+    package init() {}
+
+    package static func read(_ section: JSONCursor, environment: [String: String]) throws(JSONShapeError) -> StoreSection {
+        try section.rejectUnknownKeys(allowed: keys)
+        var store = StoreSection()
+        if let enabled = try section.optionalMember("enabled") { store.enabled = try enabled.bool() }
+        if let url = try section.optionalMember("url") {
+            let text = try EnvironmentSubstitution.substitute(try url.string(), at: url, environment: environment)
+            store.path = try path(of: text, at: url)
+        }
+        if let days = try section.optionalMember("retentionDays") { store.retentionDays = try days.integer(in: 1...3_650) }
+        if let days = try section.optionalMember("rawRetentionDays") {
+            store.rawRetentionDays = try days.integer(in: 1...3_650)
+            guard store.rawRetentionDays <= store.retentionDays else {
+                throw days.error("rawRetentionDays (\(store.rawRetentionDays)) must not be more than retentionDays (\(store.retentionDays))")
+            }
+        }
+        return store
+    }
+
+    /// The path of `sqlite:PATH` (`sqlite:///abs/path` is `/abs/path` too).
+    static func path(of url: String, at cursor: JSONCursor) throws(JSONShapeError) -> String {
+        guard url.hasPrefix("sqlite:") else {
+            let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? url
+            throw cursor.error("expected sqlite:PATH, not a \(JSONValue.quoted(scheme)) URL; this build keeps its store in SQLite")
+        }
+        var path = Substring(url.dropFirst("sqlite:".count))
+        if path.hasPrefix("//") { path = path.dropFirst(2) }
+        guard !path.isEmpty, !path.hasSuffix("/") else { throw cursor.error("expected sqlite:PATH with the path of a file, e.g. sqlite:quotes.db") }
+        guard !path.utf8.contains(0) else { throw cursor.error("the path holds a NUL byte") }
+        return String(path)
+    }
+}
+
+/// Where the store is and how long it keeps what, once the config and the environment are known.
+package struct StoreSettings: Sendable, Equatable {
+    /// The database file, absolute.
+    package var path: String
+    package var retentionDays: Int
+    package var rawRetentionDays: Int
+    /// Whether the config named the path (`store.url`): a path that cannot be created is then a config error;
+    /// the default path is only warned about.
+    package var isConfigured: Bool
+
+    package init(path: String, retentionDays: Int = 90, rawRetentionDays: Int = 7, isConfigured: Bool = true) {
+        self.path = path
+        self.retentionDays = retentionDays
+        self.rawRetentionDays = rawRetentionDays
+        self.isConfigured = isConfigured
+    }
+
+    /// The default file: `$XDG_STATE_HOME/pricehost/quotes.db`, or `$HOME/.local/state/pricehost/quotes.db`; `nil` with neither set.
+    package static func defaultPath(environment: [String: String]) -> String? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return FilePath.normalized(state + "/pricehost/quotes.db") }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return FilePath.normalized(home + "/.local/state/pricehost/quotes.db")
+    }
+}
+
+extension Config {
+    /// The store the config asks for: `nil` when `store.enabled` is false, or when it names no path
+    /// and neither `XDG_STATE_HOME` nor `HOME` gives the default one.
+    package func storeSettings(environment: [String: String]) -> StoreSettings? {
+        let section = section(StoreSection.self) ?? StoreSection()
+        guard section.enabled else { return nil }
+        let configured = section.path.map { FilePath.absolute($0, relativeTo: directory) }
+        guard let path = configured ?? StoreSettings.defaultPath(environment: environment) else { return nil }
+        return StoreSettings(path: path, retentionDays: section.retentionDays, rawRetentionDays: section.rawRetentionDays,
+                             isConfigured: configured != nil)
+    }
+
+    /// Whether `store.enabled` is false.
+    package var storeDisabled: Bool { section(StoreSection.self)?.enabled == false }
+}
