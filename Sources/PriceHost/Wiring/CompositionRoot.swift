@@ -2,6 +2,7 @@ import Injection
 import PriceHostCore
 import PriceHostHTTP
 import PriceHostService
+import PriceHostStore
 import ProviderABI
 
 /// The wiring diagram of pricehost, in one place:
@@ -22,8 +23,8 @@ import ProviderABI
 ///      (check runs each plugin in a child `pricehost __probe` instead of loading it here)
 /// ```
 enum CompositionRoot {
-    /// The config's sections that the service owns: `serve`, and the fleet's `shared`.
-    static let configSections: [any ConfigSection.Type] = [ServeSettings.self, SharedSection.self]
+    /// The config's sections that the layers above the core own: `serve`, the fleet's `shared`, and the quote `store`.
+    static let configSections: [any ConfigSection.Type] = [ServeSettings.self, SharedSection.self, StoreSection.self]
 
     /// Finds and parses the config.
     /// - Throws: ``ConfigError``.
