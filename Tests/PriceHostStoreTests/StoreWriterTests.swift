@@ -1,0 +1,60 @@
+import Foundation
+import PriceHostCore
+import PriceHostStore
+import PriceHostTestTraits
+import PriceHostTesting
+import Testing
+
+/// The writer's candles against amounts its fast comparison cannot read as 18-digit integers: every interval's
+/// high and low must still be the exact ones (the writer compares those texts as ``DecimalText`` does).
+@Suite(.offThePool) struct StoreWriterTests {
+    @Test func highAndLowAreExactForEveryScaleAndLength() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try QuoteStoreTests.open(directory)
+        defer { store.close() }
+        // Within one minute: other places, more than 18 digits, and one whose scaling to 2 places overflows Int64.
+        let amounts = ["100", "100.50", "99.9999999999999999999", "0.05", "12345678901234567890", "999999999999999999",
+                       "0.000000000000000001", "100.5", "0.5"]
+        for (offset, amount) in amounts.enumerated() { store.record(QuoteStoreTests.quote(amount, at: Int64(offset) * 1_000)) }
+        store.flush()
+        for interval in [CandleInterval.oneMinute, .oneDay] {
+            let answer = try store.candles(QuoteStoreTests.btc, interval: interval, from: QuoteStoreTests.noon - 86_400_000,
+                                           to: QuoteStoreTests.noon + 60_000, fillPrevious: false, now: QuoteStoreTests.noon + 60_000, limit: 10)
+            guard case .candles(let candles) = answer, let candle = candles.first else {
+                Issue.record("\(interval): \(answer)")
+                continue
+            }
+            #expect(candle.high == "12345678901234567890", "\(interval)")
+            #expect(candle.low == "0.000000000000000001", "\(interval)")
+            #expect(candle.open == "100" && candle.close == "0.5" && candle.count == Int64(amounts.count), "\(interval)")
+        }
+        // A later batch reads the stored high and low back, and compares with them.
+        store.record(QuoteStoreTests.quote("12345678901234567890.1", at: 20_000))
+        store.record(QuoteStoreTests.quote("0.0000000000000000005", at: 21_000))
+        store.flush()
+        let later = try store.candles(QuoteStoreTests.btc, interval: .oneMinute, from: QuoteStoreTests.noon, to: QuoteStoreTests.noon,
+                                      fillPrevious: false, now: QuoteStoreTests.noon + 60_000, limit: 10)
+        guard case .candles(let candles) = later, let candle = candles.first else {
+            Issue.record("\(later)")
+            return
+        }
+        #expect(candle.high == "12345678901234567890.1")
+        #expect(candle.low == "0.0000000000000000005")
+    }
+
+    @Test func equalAmountsWrittenDifferentlyKeepTheFirst() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try QuoteStoreTests.open(directory)
+        defer { store.close() }
+        for (offset, amount) in ["100.5", "100.50", "99", "99.000"].enumerated() {
+            store.record(QuoteStoreTests.quote(amount, at: Int64(offset) * 1_000))
+        }
+        store.flush()
+        let answer = try store.candles(QuoteStoreTests.btc, interval: .oneMinute, from: QuoteStoreTests.noon, to: QuoteStoreTests.noon,
+                                       fillPrevious: false, now: QuoteStoreTests.noon + 60_000, limit: 10)
+        // Only a higher amount moves the high, only a lower one the low: the same value in other words does not.
+        #expect(answer == .candles([Candle(start: QuoteStoreTests.noon, open: "100.5", high: "100.5", low: "99", close: "99.000", count: 4)]))
+    }
+}
