@@ -18,6 +18,7 @@ enum Invocation: Sendable {
     static let commands: [any ParsableCommand.Type] = [
         FetchCommand.self, WatchCommand.self, ServeCommand.self, ProvidersCommand.self, CheckCommand.self,
         NewPluginCommand.self, CompletionsCommand.self, ProbeCommand.self, CompleteCommand.self, ManPageCommand.self,
+        StoreBenchCommand.self,
     ]
 
     /// `--config`, for a command that loads plugins.

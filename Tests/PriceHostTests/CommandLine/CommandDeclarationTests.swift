@@ -16,6 +16,7 @@ struct CommandDeclarationTests {
         "completions": [],
         "__complete": ["--config"],
         "__manpage": [],
+        "__store-bench": ["--path", "--count", "--series", "--rate", "--days", "--now"],
     ]
 
     @Test func eachCommandTakesTheOptionsItTookBefore() {
@@ -62,6 +63,7 @@ struct CommandDeclarationTests {
         #expect(!HelpText.usage.contains("__probe"))
         #expect(!HelpText.usage.contains("__manpage"))
         #expect(!HelpText.usage.contains("__complete"))
+        #expect(!HelpText.usage.contains("__store-bench"))
         #expect(!HelpText.usage.contains("--load-only"))
         #expect(throws: UsageError("unknown command 'probe'; commands are fetch, watch, serve, providers, check, new-plugin, completions")) {
             try Invocation.parse(["probe"])
