@@ -41,6 +41,7 @@ enum Benchmark {
         case .fleet: try FleetCase.run(context)
         case .stream: try StreamCase.run(context)
         case .streamFleet: try StreamFleetCase.run(context)
+        case .store: try StoreCase.run(context)
         }
     }
 }

@@ -22,6 +22,8 @@ struct Locations: Sendable {
     var abiHeaderDirectory: String { repository + "/Sources/CProviderABI/include" }
     /// The shipped peg plugin, built under another provider name by `-DPEG_PROVIDER_NAME`.
     var cPluginSource: String { repository + "/Plugins/PegProvider/peg_provider.c" }
+    /// The store case's yardstick: the same rows inserted by Python's sqlite3.
+    var storeIngestScript: String { repository + "/Benchmarks/Scripts/store-ingest.py" }
 
     /// Finds the bin directory and the repository, and checks that every file
     /// the chosen `cases` need is there.
@@ -54,8 +56,9 @@ struct Locations: Sendable {
         if cases.contains(.startup) || cases.contains(.memory) { executables.append(helloFoundation) }
         if cases.contains(.container) { executables.append(injectionBenchmark) }
         if cases.contains(.network) { executables += [curlFloor, curlHostFloor] }
-        if !Set(cases).isDisjoint(with: [.network, .concurrency, .fleet, .stream, .streamFleet]) { files.append(coinbasePlugin) }
+        if !Set(cases).isDisjoint(with: [.network, .concurrency, .fleet, .stream, .streamFleet, .store]) { files.append(coinbasePlugin) }
         if cases.contains(.plugins) { files += [abiHeaderDirectory + "/pricehost_plugin.h", cPluginSource] }
+        if cases.contains(.store) { files.append(storeIngestScript) }
         for path in executables where access(path, X_OK) != 0 {
             throw BenchmarkError("\(path) is missing or not executable; build everything with: bash Benchmarks/run (it runs swift build -c release in both packages)")
         }

@@ -4,6 +4,7 @@ struct Options: Sendable {
     enum Case: String, CaseIterable, Sendable {
         case startup, plugins, container, network, concurrency, memory, serve, fleet, stream
         case streamFleet = "stream-fleet"
+        case store
     }
 
     /// Timed runs per figure; odd, so the median is a run that happened.
@@ -23,7 +24,7 @@ struct Options: Sendable {
         \(usage)
 
         Times pricehost end to end, as whole processes, and prints medians, ratios
-        against baselines measured in the same run, and which of the targets (issues 8, 12, 17, 18, 25, 27) are met.
+        against baselines measured in the same run, and which of the targets (issues 8, 12, 17, 18, 25, 27, 35) are met.
 
           --runs N     timed runs per figure, odd (default 21; a bare number means the same)
           --quick      5 runs, injection-benchmark --quick, and no 2000-tick watch
@@ -59,6 +60,17 @@ struct Options: Sendable {
         against one server without Redis sent the same tickers alongside; then 1 to 4 fresh
         instances, a client each, counting the venue's connections (accepted, and open at once),
         which must stay 1. Skipped without redis-server.
+
+        The store case (issue 35) measures the quote store through `pricehost __store-bench` (a hidden
+        command) and serve: 1,000,000 quotes over 4 series recorded in batches of 10,000 (--quick:
+        300,000), 3 rounds (--quick: 1), each beside Benchmarks/Scripts/store-ingest.py inserting the
+        same rows with Python's sqlite3 (executemany, a transaction per 10,000; skipped without python3);
+        the same count paced at 100,000/s, counting drops; serve's stream latency to 1 SSE client at
+        10,000 tickers/s (100,000 tickers; --quick: 30,000) with its store recording and off, in turn,
+        3 rounds each (--quick: 1); a 90-day store of one pair (a quote a minute, then 1 a second for
+        the last 7 days) read in-process and through serve's /v1/candles and /v1/price on one keep-alive
+        connection (201 and 5,000 requests; --quick: 51 and 2,000); bytes on disk per raw quote of a
+        7-day store.
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

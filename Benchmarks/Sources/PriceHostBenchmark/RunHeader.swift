@@ -37,7 +37,8 @@ enum RunHeader {
         sysconf(Int32(_SC_NPROCESSORS_ONLN))
     }
 
-    private static func loadAverage() -> String {
+    /// The 1, 5 and 15-minute load averages: `1.19 1.57 2.25`.
+    static func loadAverage() -> String {
         var loads = [Double](repeating: 0, count: 3)
         guard getloadavg(&loads, 3) == 3 else { return "?" }
         return loads.map { String(format: "%.2f", $0) }.joined(separator: " ")

@@ -6,20 +6,28 @@ import ProviderABI
 /// feed from the stream cases' venue: coinbase `"stream": true`, `streamURL` at the venue and
 /// `staleAfterSeconds` 600, so pauses between steps never trip the REST fallback. With a Redis
 /// URL it is an instance of that fleet (`shared.redis`), which holds one feed for all instances.
+/// Its quote store (issue 35) is off unless a run asks for one: the stream's figures are the
+/// stream's, and a benchmark never writes to the user's own store (serve's default path).
 final class StreamServer {
+    /// The config's `store` section when a run names none.
+    static let storeOff = #"{"enabled": false}"#
+
     let process: StartedChild
     let port: UInt16
     private let errors: String
 
     /// Starts the server and waits (at most 30 s) until it says where it serves.
-    init(_ context: BenchmarkContext, name: String, venue: String, maxConnections: Int, redis: String? = nil) throws {
+    /// - Parameter store: the config's `store` section, JSON.
+    init(_ context: BenchmarkContext, name: String, venue: String, maxConnections: Int, redis: String? = nil,
+         store: String = StreamServer.storeOff) throws {
         let shared = redis.map { ",\n \"shared\": {\"redis\": \(JSONValue.quoted($0)), \"commandTimeoutSeconds\": 5}" } ?? ""
         let config = try context.scratch.write("""
             {"plugins": [\(JSONValue.quoted(context.locations.coinbasePlugin))],
              "providers": {"coinbase": {"baseURL": "http://127.0.0.1:9", "maxAttempts": 1, "timeoutSeconds": 5,
                                         "stream": true, "streamURL": \(JSONValue.quoted(venue)), "staleAfterSeconds": 600}},
              "defaults": {"provider": "coinbase"},
-             "serve": {"maxConnections": \(maxConnections)}\(shared)}
+             "serve": {"maxConnections": \(maxConnections)},
+             "store": \(store)\(shared)}
             """, to: "\(name).json")
         errors = context.scratch.uniquePath(name, suffix: "err")
         let command = Command(context.locations.pricehost, ["serve", "--listen", "127.0.0.1:0", "--config", config])

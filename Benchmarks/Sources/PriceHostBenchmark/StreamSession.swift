@@ -13,10 +13,12 @@ final class StreamSession: StreamRun {
 
     /// Starts the venue and the server, connects `clientCount` SSE clients read by `threads` threads,
     /// and waits for the feed to subscribe and every client to have its head.
-    /// - Parameter timed: how many tickers will be timed: send times are kept for the warm-up and them.
-    init(_ context: BenchmarkContext, name: String, clientCount: Int, threads: Int, timed: Int) throws {
+    /// - Parameters:
+    ///   - timed: how many tickers will be timed: send times are kept for the warm-up and them.
+    ///   - store: the server's `store` section, JSON (``StreamServer/storeOff`` unless given).
+    init(_ context: BenchmarkContext, name: String, clientCount: Int, threads: Int, timed: Int, store: String = StreamServer.storeOff) throws {
         venue = try StreamVenue()
-        server = try StreamServer(context, name: name, venue: venue.url, maxConnections: clientCount + 64)
+        server = try StreamServer(context, name: name, venue: venue.url, maxConnections: clientCount + 64, store: store)
         let sendTimes = SendTimes(capacity: TickerWriter.maximumWarmUp + timed)
         var reading: StreamClients?
         do {

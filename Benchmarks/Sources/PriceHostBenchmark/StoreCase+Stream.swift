@@ -1,0 +1,99 @@
+import Glibc
+import ProviderABI
+
+/// Serve's stream latency while it records every quote it gets, against the same run with the store off:
+/// the stream case's venue, server and SSE client (``StreamSession``), one client, the venue writing
+/// ``streamRate`` tickers a second, one a write at its time on the clock. Rounds alternate which side goes
+/// first; each side's figure is the median of its rounds' p99s.
+extension StoreCase {
+    static let streamRate = 10_000
+    static let streamRatioTarget = 1.10
+
+    /// One server's run.
+    struct StreamRound {
+        var recording: Bool
+        var run: StreamCase.LatencyRun
+        /// `pricehost_store_writes_total` after the run; nil when serve exports none (it does not record).
+        var writes: Int?
+        /// Tickers the venue wrote in all, the warm-up's included.
+        var sent: Int
+        var storeBytes: Int
+    }
+
+    static func streamRounds(_ context: BenchmarkContext, tickers: Int, rounds: Int) throws -> [StreamRound] {
+        var results: [StreamRound] = []
+        for round in 0..<rounds {
+            for recording in round % 2 == 0 ? [false, true] : [true, false] {
+                results.append(try streamRun(context, tickers: tickers, recording: recording))
+            }
+        }
+        return results
+    }
+
+    private static func streamRun(_ context: BenchmarkContext, tickers: Int, recording: Bool) throws -> StreamRound {
+        Report.progress("store: stream latency, 1 SSE client, \(tickers) tickers at \(streamRate)/s, the store \(recording ? "recording" : "off")")
+        let path = context.scratch.uniquePath("stream-store", suffix: "db")
+        defer { StoreBench.remove(path) }
+        let store = recording ? #"{"url": \#(JSONValue.quoted("sqlite:" + path))}"# : StreamServer.storeOff
+        let session = try StreamSession(context, name: "store-stream-\(recording ? "on" : "off")", clientCount: 1, threads: 1,
+                                        timed: tickers, store: store)
+        var round = StreamRound(recording: recording, run: StreamCase.LatencyRun(clients: 1, tickers: tickers), sent: 0, storeBytes: 0)
+        let measured = Result { () throws -> Void in
+            try session.warmUp()
+            let cpu = session.server.cpuSeconds
+            try session.sendTimed(tickers, perSecond: streamRate)
+            round.run.cpuSeconds = session.server.cpuSeconds - cpu
+            round.run.cutOff = session.clients.cutOffCount
+            round.run.counters = StreamCase.describe(session.server.feedCounters())
+            round.sent = session.next
+            // The writer commits every 100 ms: its last batch, then the counter.
+            usleep(300_000)
+            round.writes = session.server.metrics().flatMap { StreamServer.sample("pricehost_store_writes_total ", in: $0) }
+        }
+        round.run.samples = session.stop()
+        try measured.get()
+        round.storeBytes = ["", "-wal"].map { fileSize(path + $0) }.reduce(0, +)
+        return round
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        var information = stat()
+        return stat(path, &information) == 0 ? Int(information.st_size) : 0
+    }
+
+    /// The two sides' rows and the target's outcome: not measured while serve records nothing.
+    static func report(_ rounds: [StreamRound]) -> ([Row], TargetOutcome) {
+        let off = rounds.filter { !$0.recording }
+        let on = rounds.filter(\.recording)
+        let tickers = rounds[0].run.tickers
+        var rows: [Row] = []
+        for (label, side) in [("the store off", off), ("recording every quote", on)] {
+            let p99s = Samples(side.map { $0.run.percentile(0.99) })
+            let typical = side.sorted { $0.run.percentile(0.99) < $1.run.percentile(0.99) }[side.count / 2].run
+            rows.append(Row(what: "stream, 1 client, \(grouped(tickers)) tickers at \(grouped(streamRate))/s, \(label): p50 / p90 / p99 / max, ms",
+                            median: typical.percentiles, spread: side.map { String(format: "%.2f", $0.run.percentile(0.99)) }.joined(separator: ", ")))
+            rows.append(Row(what: "  p99, median of the rounds; server CPU per ticker", median: String(format: "%.2f ms; ", p99s.median) + typical.cpuPerTicker))
+        }
+        let ratio = Samples(on.map { $0.run.percentile(0.99) }).median / Samples(off.map { $0.run.percentile(0.99) }).median
+        let target = "<= \(Report.ratio(streamRatioTarget))"
+        let name = "store: stream p99 recording 10,000 quotes/s / store off"
+        guard on.allSatisfy({ ($0.writes ?? 0) > 0 }) else {
+            rows.append(Row(what: "  p99 recording / off (serve wrote nothing to its store: it does not record yet)", median: Report.ratio(ratio),
+                            target: target, verdict: "not measured"))
+            return (rows, TargetOutcome(name: name, figure: "serve does not record", target: target, met: nil))
+        }
+        let met = ratio <= streamRatioTarget
+        rows.append(Row(what: "  p99 recording / off", median: Report.ratio(ratio), target: target, verdict: met ? "met" : "MISSED"))
+        return (rows, TargetOutcome(name: name, figure: Report.ratio(ratio), target: target, met: met))
+    }
+
+    /// What the stream rounds wrote, for the notes under the table.
+    static func streamNotes(_ rounds: [StreamRound]) -> [String] {
+        let on = rounds.filter(\.recording).map { round in
+            "\(round.writes.map(grouped) ?? "no pricehost_store_writes_total") of \(grouped(round.sent)) tickers, \(grouped(round.storeBytes)) bytes"
+        }
+        return ["stream: the stream case's venue and SSE client, a fresh serve per round, rounds alternating which side goes first;",
+                "  recorded (writes_total, of the tickers sent with the warm-up's; the file): " + on.joined(separator: "; "),
+                "  feed counters: " + rounds.map(\.run.counters).joined(separator: "; ")]
+    }
+}
