@@ -117,3 +117,22 @@ extension QuoteStore {
         return try select.step() ? select.int64(0) : nil
     }
 }
+
+extension QuoteStore {
+    /// The providers' quotes of a pair with a venue time at or after `since` (Unix milliseconds), of `providers` (every
+    /// one when `nil`; medians never), ordered by time, then provider: what `/v1/history` answers from the store.
+    package func points(asset: String, currency: String, providers: [String]?, since: Int64) throws(StoreReadError) -> [StoredQuote] {
+        let held = try origins(asset: asset, currency: currency).filter { origin in
+            guard case .provider(let name) = origin else { return false }
+            return providers?.contains(name) ?? true
+        }
+        var found: [StoredQuote] = []
+        for origin in held {
+            found += try quotes(SeriesKey(asset: asset, currency: currency, origin: origin), after: since - 1, through: Int64.max)
+        }
+        return found.enumerated().sorted { left, right in
+            (left.element.timestamp, left.element.series.origin.providerText, left.offset)
+                < (right.element.timestamp, right.element.series.origin.providerText, right.offset)
+        }.map(\.element)
+    }
+}

@@ -54,11 +54,9 @@ final class StoreMetrics: Sendable {
 }
 
 extension QuoteStore {
-    /// The store's metric families, in Prometheus text.
-    package func metricsText() -> String {
-        var writer = PrometheusWriter()
+    /// Adds the store's metric families to `writer`.
+    package func writeMetrics(to writer: inout PrometheusWriter) {
         metrics.write(to: &writer, queue: queue, path: settings.path)
-        return writer.text
     }
 
     /// Quotes written in all (for tests and `watch --record`'s summary).
