@@ -11,7 +11,7 @@ import ProviderABI
 ///
 /// Without the key, `serve` keeps its store at `$XDG_STATE_HOME/pricehost/quotes.db`
 /// (`~/.local/state/pricehost/quotes.db` when `XDG_STATE_HOME` is unset).
-package struct StoreSection: ConfigSection {
+package struct StoreSection: ConfigSection, Equatable {
     package static let key = "store"
     /// The keys `store` takes.
     package static let keys = ["url", "enabled", "retentionDays", "rawRetentionDays"]

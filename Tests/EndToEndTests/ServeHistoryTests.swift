@@ -104,11 +104,11 @@ struct ServeHistoryTests {
         }
         for (query, error) in [
             ("asset=../x", #"asset \"../x\" is not an asset code (2 to 10 letters or digits)"#),
-            ("asset=BTC&minutes=0", #"minutes must be a whole number from 1 to 60, not \"0\""#),
-            ("asset=BTC&minutes=61", #"minutes must be a whole number from 1 to 60, not \"61\""#),
-            ("asset=BTC&minutes=1.5", #"minutes must be a whole number from 1 to 60, not \"1.5\""#),
-            ("asset=BTC&minutes=%2B5", #"minutes must be a whole number from 1 to 60, not \"+5\""#),
-            ("asset=BTC&minutes=99999999999999999999", #"minutes must be a whole number from 1 to 60, not \"99999999999999999999\""#),
+            ("asset=BTC&minutes=0", #"minutes must be a whole number from 1 to 10080, not \"0\""#),
+            ("asset=BTC&minutes=10081", #"minutes must be a whole number from 1 to 10080, not \"10081\""#),
+            ("asset=BTC&minutes=1.5", #"minutes must be a whole number from 1 to 10080, not \"1.5\""#),
+            ("asset=BTC&minutes=%2B5", #"minutes must be a whole number from 1 to 10080, not \"+5\""#),
+            ("asset=BTC&minutes=99999999999999999999", #"minutes must be a whole number from 1 to 10080, not \"99999999999999999999\""#),
             ("asset=BTC&minutes=5&minutes=6", "parameter minutes is given twice"),
             ("asset=BTC,ETH", "history takes one asset, not 2; ask once per asset"),
             ("asset=BTC&interval=5", #"unknown parameter \"interval\"; this route takes asset, currency, provider, minutes"#),
@@ -119,7 +119,7 @@ struct ServeHistoryTests {
             #expect(reply.body == #"{"error":"\#(error)"}"#, "\(query)")
         }
         #expect(try server.post("/v1/history?asset=BTC", body: "{}").headers["allow"] == "GET, HEAD")
-        #expect(try server.get("/v2/history").body.contains("/v1/prices, /v1/stream, /v1/history, /v1/board, POST /"))
+        #expect(try server.get("/v2/history").body.contains("/v1/prices, /v1/stream, /v1/history, /v1/candles, /v1/price, /v1/twap, /v1/board, POST /"))
         // Still serving.
         #expect(try server.get("/v1/history?asset=BTC").status == 200)
     }

@@ -39,7 +39,7 @@ struct ServeLifecycleTests {
         let reply = try server.get("/v1/prices?asset=USDC")
         #expect(reply.status == 200)
         #expect(reply.body.hasPrefix(#"[{"asset":"USDC","currency":"USD","amount":"1","provider":"peg""#), "\(reply)")
-        #expect(try server.get("/readyz").body == #"{"status":"ready","plugins":2}"#)
+        #expect(try server.get("/readyz").body == #"{"status":"ready","plugins":2,"store":"ok"}"#)
     }
 
     @Test func sighupWithABadConfigIsRefusedInOneLineAndTheOldOneServes() throws {
@@ -86,7 +86,7 @@ struct ServeLifecycleTests {
         #expect(server.process.errorLines.contains("pricehost: info: plugin \(installed) was replaced on disk: its new copy serves from now (the old one stays loaded until pricehost restarts)"),
                 "\(server.process.standardError)")
         #expect(try server.get("/v1/prices?asset=USDC").status == 200)
-        #expect(try server.get("/readyz").body == #"{"status":"ready","plugins":2}"#)
+        #expect(try server.get("/readyz").body == #"{"status":"ready","plugins":2,"store":"ok"}"#)
     }
 
     @Test func sigtermFinishesTheRequestInFlightEndsStreamsAndExitsZero() throws {

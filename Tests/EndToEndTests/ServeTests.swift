@@ -92,7 +92,7 @@ struct ServeTests {
         defer { server.stop() }
         let ready = try server.get("/readyz")
         #expect(ready.status == 200)
-        #expect(ready.body == #"{"status":"ready","plugins":1}"#)
+        #expect(ready.body == #"{"status":"ready","plugins":1,"store":"ok"}"#)
     }
 
     @Test func unknownPathIs404AndAWrongMethodIs405WithAllow() throws {

@@ -10,7 +10,7 @@ import ProviderABI
 /// are read from where they are kept when the exposition is made.
 ///
 /// Every quote the instance gets (fetched, from the fleet, pushed by a feed) is kept
-/// once: in ``history`` for `/v1/history`, and as the last price and time of its series
+/// once: in ``history`` for `/v1/history`, in the quote ``store`` (when there is one), and as the last price and time of its series
 /// (asset, currency, provider) for `pricehost_quote_amount` and
 /// `pricehost_quote_timestamp_seconds`. At most ``maximumQuoteSeries`` (1,000) series are
 /// exposed; a new one past that evicts the series least recently updated, counted by
@@ -50,14 +50,17 @@ package final class ServeMetrics: FetchObserver {
     package let history: QuoteHistory
     /// What a fetched quote's arrival is stamped with, and `/v1/history`'s window measured on.
     package let clock: any PriceClock
+    /// Where every quote is recorded, and candles, prices at a time and TWAPs read from.
+    package let store: ServeStore
 
     /// - Parameters:
     ///   - history, maximumQuoteSeries: the bounds, smaller in tests.
     ///   - clock: by default the system's; tests give a ``TestClock``.
     package init(history: QuoteHistory = QuoteHistory(), maximumQuoteSeries: Int = ServeMetrics.maximumQuoteSeries,
-                 clock: any PriceClock = SystemClock()) {
+                 clock: any PriceClock = SystemClock(), store: ServeStore = .off) {
         self.history = history
         self.clock = clock
+        self.store = store
         quoteSeriesLimit = max(maximumQuoteSeries, 1)
     }
 
@@ -71,6 +74,7 @@ package final class ServeMetrics: FetchObserver {
     package func record(_ quote: Quote, amount text: String? = nil, source: QuoteSource, receivedAt: Date) {
         let amount = text ?? DecimalAmount.format(quote.amount)
         guard history.record(quote, amount: amount, source: source, receivedAt: receivedAt) else { return }
+        store.record(quote, amount: amount, source: source, receivedAt: receivedAt)
         let series = QuoteHistory.Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
         state.withLock { state in
             state.quoteUpdates += 1
@@ -81,6 +85,13 @@ package final class ServeMetrics: FetchObserver {
             }
             state.quotes[series] = (amount, quote.timestamp, state.quoteUpdates)
         }
+    }
+
+    /// Keeps a median serve computed, in the store (`aggregate=median`'s series).
+    package func recordMedian(_ aggregate: AggregateQuote, receivedAt: Date) {
+        let quote = Quote(asset: aggregate.asset, currency: aggregate.currency, amount: aggregate.median, provider: "median",
+                          timestamp: aggregate.timestamp)
+        store.record(quote, amount: DecimalAmount.format(aggregate.median), source: .rest, receivedAt: receivedAt, median: true)
     }
 
     /// Counts one answered request on `route` (a fixed name, never the raw path) with `status`.
@@ -153,6 +164,7 @@ package final class ServeMetrics: FetchObserver {
         writer.sample("pricehost_sse_clients", [], String(state.streamClients))
         writer.family("pricehost_open_connections", "gauge", "HTTP connections open now.")
         writer.sample("pricehost_open_connections", [], String(openConnections))
+        store.store?.writeMetrics(to: &writer)
         writer.family("pricehost_plugin_info", "gauge", "Loaded plugins, by provider and version.")
         for plugin in plugins.sorted(by: { $0.provider < $1.provider }) {
             writer.sample("pricehost_plugin_info", [("provider", plugin.provider), ("version", plugin.version)], "1")

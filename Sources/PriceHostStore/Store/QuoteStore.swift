@@ -43,23 +43,21 @@ package final class QuoteStore: Sendable {
     package static let batchInterval: Duration = .milliseconds(100)
 
     package let settings: StoreSettings
-    let library: LibSQLite
+    let backend: any StoreBackend
     let queue: StoreQueue
     let metrics = StoreMetrics()
-    let readers: ReaderPool
     private let status = Lock(Status.ok)
     private let diagnostics: Diagnostics
     private let clock: any PriceClock
     /// Set once the writer's thread has ended.
     private let ended = Lock(false)
 
-    private init(settings: StoreSettings, library: LibSQLite, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int) {
+    private init(settings: StoreSettings, backend: any StoreBackend, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int) {
         self.settings = settings
-        self.library = library
+        self.backend = backend
         self.diagnostics = diagnostics
         self.clock = clock
         queue = StoreQueue(capacity: capacity)
-        readers = ReaderPool(library: library, path: settings.path)
     }
 
     /// Opens the store `settings` name and starts its writer. A file that cannot be written (read-only,
@@ -74,12 +72,13 @@ package final class QuoteStore: Sendable {
         case .failure(let error): throw .libraryMissing(error.description)
         }
         try makeDirectory(of: settings.path)
-        let store = QuoteStore(settings: settings, library: library, diagnostics: diagnostics, clock: clock, capacity: capacity)
-        var writer: StoreWriter?
-        do throws(SQLiteError) {
-            writer = try StoreWriter(library: library, path: settings.path)
-        } catch where error.code == SQLiteCode.cantOpen && access(settings.path, F_OK) != 0 {
-            throw .cannotCreate(path: settings.path, reason: error.message)
+        let store = QuoteStore(settings: settings, backend: SQLiteBackend(library: library, path: settings.path), diagnostics: diagnostics,
+                               clock: clock, capacity: capacity)
+        var writer: (any StoreWriting)?
+        do throws(StoreFailure) {
+            writer = try store.backend.makeWriter()
+        } catch where error.cannotCreate {
+            throw .cannotCreate(path: settings.path, reason: error.reason)
         } catch {
             store.degrade(because: error)
         }
@@ -120,7 +119,7 @@ package final class QuoteStore: Sendable {
     package var currentStatus: Status { status.withLock { $0 } }
 
     /// The writer's thread: a batch when one is due, until the store closes.
-    private func runWriter(_ writer: StoreWriter?) {
+    private func runWriter(_ writer: (any StoreWriting)?) {
         defer { ended.withLock { $0 = true } }
         var writer = writer
         var nextPrune = clock.wallNow
@@ -130,7 +129,7 @@ package final class QuoteStore: Sendable {
             let started = clock.now
             if writer == nil { writer = reopen() }
             if let current = writer {
-                do throws(SQLiteError) {
+                do throws(StoreFailure) {
                     let written = try current.write(batch)
                     metrics.wrote(written, of: batch.count, in: clock.now - started)
                     recover()
@@ -148,28 +147,28 @@ package final class QuoteStore: Sendable {
             queue.settle(batch.count)
             due = StoreQueue.monotonicNanoseconds() + interval
         }
-        writer?.checkpoint()
+        writer?.finish()
     }
 
     /// A writer for a file that could not be opened before (made writable, or replaced, since).
-    private func reopen() -> StoreWriter? {
-        do throws(SQLiteError) {
-            return try StoreWriter(library: library, path: settings.path)
+    private func reopen() -> (any StoreWriting)? {
+        do throws(StoreFailure) {
+            return try backend.makeWriter()
         } catch {
             degrade(because: error)
             return nil
         }
     }
 
-    private func prune(_ writer: StoreWriter) throws(SQLiteError) {
+    private func prune(_ writer: any StoreWriting) throws(StoreFailure) {
         let now = Int64((clock.wallNow.timeIntervalSince1970 * 1000).rounded())
         try writer.prune(rawBefore: now - Int64(settings.rawRetentionDays) * 86_400_000,
                          candlesBefore: now - Int64(settings.retentionDays) * 86_400_000)
     }
 
     /// Says once (per distinct reason) why writing failed, and marks the store degraded.
-    func degrade(because error: SQLiteError) {
-        let reason = Self.reason(for: error)
+    func degrade(because error: StoreFailure) {
+        let reason = error.reason
         let changed = status.withLock { status in
             defer { status = .degraded(reason) }
             return status != .degraded(reason)
@@ -185,17 +184,6 @@ package final class QuoteStore: Sendable {
             return status
         }
         if case .degraded = was { diagnostics.warning("the quote store \(settings.path) is written again") }
-    }
-
-    /// What the user reads: SQLite's words, with what they mean for the common states of a file.
-    static func reason(for error: SQLiteError) -> String {
-        switch error.code {
-        case SQLiteCode.full: "the disk is full (\(error.message))"
-        case SQLiteCode.readOnly: "the file is read-only (\(error.message))"
-        case SQLiteCode.notADatabase: "the file is not an SQLite database (\(error.message))"
-        case SQLiteCode.corrupt: "the file is corrupt (\(error.message)); move it away and a new one is made"
-        default: error.message
-        }
     }
 }
 

@@ -35,7 +35,7 @@ final class ReaderPool: Sendable {
             }
             return try body(connection)
         } catch {
-            throw StoreReadError(description: "the quote store \(path) cannot be read: " + QuoteStore.reason(for: error))
+            throw StoreReadError(description: "the quote store \(path) cannot be read: " + error.reason)
         }
     }
 }

@@ -1,5 +1,4 @@
 import ConcurrencyHelpers
-import Glibc
 import PriceHostCore
 
 /// What the store counts, for `/metrics`.
@@ -32,33 +31,27 @@ final class StoreMetrics: Sendable {
     var droppedCount: Int { counts.withLock { $0.dropped } }
 
     /// The families, with the queue's depth and drops and the file's size read now.
-    func write(to writer: inout PrometheusWriter, queue: StoreQueue, path: String) {
+    func write(to writer: inout PrometheusWriter, queue: StoreQueue, backend: any StoreBackend) {
+        let labels = [("backend", backend.label)]
         let counts = counts.withLock { $0 }
         writer.family("pricehost_store_writes_total", "counter", "Quotes written to the quote store.")
-        writer.sample("pricehost_store_writes_total", [], String(counts.written))
+        writer.sample("pricehost_store_writes_total", labels, String(counts.written))
         writer.family("pricehost_store_dropped_total", "counter",
                       "Quotes not written to the quote store: dropped from a full queue (oldest first), or in a batch the file refused.")
-        writer.sample("pricehost_store_dropped_total", [], String(counts.dropped + Int(queue.droppedOnOverflow)))
+        writer.sample("pricehost_store_dropped_total", labels, String(counts.dropped + Int(queue.droppedOnOverflow)))
         writer.family("pricehost_store_queue_depth", "gauge", "Quotes waiting for the quote store's writer.")
-        writer.sample("pricehost_store_queue_depth", [], String(queue.depth))
+        writer.sample("pricehost_store_queue_depth", labels, String(queue.depth))
         writer.family("pricehost_store_batch_duration_seconds", "histogram", "How long one batch (one transaction) of the quote store took.")
-        writer.histogram("pricehost_store_batch_duration_seconds", [], counts.batches)
+        writer.histogram("pricehost_store_batch_duration_seconds", labels, counts.batches)
         writer.family("pricehost_store_bytes", "gauge", "The quote store's size on disk: the database file and its write-ahead log.")
-        writer.sample("pricehost_store_bytes", [], String(Self.size(of: path) + Self.size(of: path + "-wal")))
-    }
-
-    static func size(of path: String) -> Int {
-        var information = stat()
-        return stat(path, &information) == 0 ? Int(information.st_size) : 0
+        writer.sample("pricehost_store_bytes", labels, String(backend.bytes))
     }
 }
 
 extension QuoteStore {
-    /// The store's metric families, in Prometheus text.
-    package func metricsText() -> String {
-        var writer = PrometheusWriter()
-        metrics.write(to: &writer, queue: queue, path: settings.path)
-        return writer.text
+    /// Adds the store's metric families to `writer`.
+    package func writeMetrics(to writer: inout PrometheusWriter) {
+        metrics.write(to: &writer, queue: queue, backend: backend)
     }
 
     /// Quotes written in all (for tests and `watch --record`'s summary).

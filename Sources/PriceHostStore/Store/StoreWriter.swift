@@ -2,7 +2,7 @@ import PriceHostCore
 
 /// What the writer's thread does with each batch: one transaction that adds the quotes and updates
 /// every interval's candle they fall in. It owns the one read-write connection; nothing else uses it.
-final class StoreWriter {
+final class StoreWriter: StoreWriting {
     /// A candle being updated by the batch.
     private struct CandleKey: Hashable {
         var series: Int64
@@ -107,7 +107,28 @@ final class StoreWriter {
 
     /// Writes `batch` in one transaction; the quotes already kept (the same series, time, lag and amount) are skipped.
     /// - Returns: how many were new.
-    func write(_ batch: [StoredQuote]) throws(SQLiteError) -> Int {
+    func write(_ batch: [StoredQuote]) throws(StoreFailure) -> Int {
+        do throws(SQLiteError) {
+            return try writeBatch(batch)
+        } catch {
+            throw error.failure
+        }
+    }
+
+    func prune(rawBefore: Int64, candlesBefore: Int64) throws(StoreFailure) {
+        do throws(SQLiteError) {
+            try deleteOld(rawBefore: rawBefore, candlesBefore: candlesBefore)
+        } catch {
+            throw error.failure
+        }
+    }
+
+    /// Moves the WAL's pages into the file, as the last writer does when it closes.
+    func finish() {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    private func writeBatch(_ batch: [StoredQuote]) throws(SQLiteError) -> Int {
         defer { connection.resetAll() }
         do throws(SQLiteError) {
             try connection.execute("BEGIN IMMEDIATE")
@@ -169,8 +190,7 @@ final class StoreWriter {
         }
     }
 
-    /// Deletes quotes older than `rawBefore` and candles that start before `candlesBefore` (Unix milliseconds).
-    func prune(rawBefore: Int64, candlesBefore: Int64) throws(SQLiteError) {
+    private func deleteOld(rawBefore: Int64, candlesBefore: Int64) throws(SQLiteError) {
         do throws(SQLiteError) {
             try connection.execute("BEGIN IMMEDIATE")
             try connection.execute("DELETE FROM quotes WHERE series IN (SELECT id FROM series) AND ts < \(rawBefore)")
@@ -181,11 +201,6 @@ final class StoreWriter {
             rollBack()
             throw error
         }
-    }
-
-    /// Moves the WAL's pages into the file, as the last writer does when it closes.
-    func checkpoint() {
-        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     private func rollBack() {

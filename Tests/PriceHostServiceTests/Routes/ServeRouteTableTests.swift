@@ -49,7 +49,7 @@ struct ServeRouteTableTests {
     }
 
     @Test func theSummaryNamesAMethodOnlyWhereOnePathAnswersTwo() {
-        #expect(ServeRouter.summary == "GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz")
+        #expect(ServeRouter.summary == "GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/candles, /v1/price, /v1/twap, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz")
     }
 
     @Test func aPathNoRouteHasIsA404ListingTheTableAndCountedAsUnknown() async throws {

@@ -123,7 +123,7 @@ struct CommandDeclarationTests {
           pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
           pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
           pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median]
-          pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz
+          pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/candles, /v1/price, /v1/twap, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)

@@ -9,13 +9,15 @@ import PriceHostCore
 /// | order | service | shut down by |
 /// | --- | --- | --- |
 /// | 0 | child processes a plugin left (`pricehost serve` only) | ``ChildReaper/stopAll(within:)``: SIGTERM, then SIGKILL after 1 s |
-/// | 1 | the fleet's Redis client (with `shared`) | ``SharedFleet/shutdown()`` of every fleet still served |
-/// | 2 | the feeds (providers with `"stream": true`) | ``QuoteFeeds/stop()`` |
-/// | 3 | the SSE hub's tickers | ``StreamHub/stop()`` |
-/// | 4 | the listener and its connections | ``ServeServer/drain(within:)`` |
+/// | 1 | the quote store's writer (opened before the rest, so that it records from the first quote) | ``QuoteStore/close(within:)``: what is queued is written |
+/// | 2 | the fleet's Redis client (with `shared`) | ``SharedFleet/shutdown()`` of every fleet still served |
+/// | 3 | the feeds (providers with `"stream": true`) | ``QuoteFeeds/stop()`` |
+/// | 4 | the SSE hub's tickers | ``StreamHub/stop()`` |
+/// | 5 | the listener and its connections | ``ServeServer/drain(within:)`` |
 ///
 /// The group stops them in the reverse order: requests in flight finish while the feeds and
-/// the fleet still work; then the tickers, the feeds and Redis go.
+/// the fleet still work; then the tickers, the feeds and Redis go; the store writes the last
+/// quotes they brought.
 package final class ServeApplication: Sendable {
     /// What the command line gives.
     package struct Options: Sendable {
@@ -73,12 +75,20 @@ package final class ServeApplication: Sendable {
             diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
             return .refused
         }
-        let metrics = ServeMetrics(clock: options.clock)
+        let store: ServeStore
+        switch ServeStore.open(config, environment: options.environment, diagnostics: diagnostics, clock: options.clock) {
+        case .success(let opened): store = opened
+        case .failure(let error):
+            diagnostics.error(error.description)
+            return .refused
+        }
+        let metrics = ServeMetrics(clock: options.clock, store: store)
         let fleet = Self.makeFleet(config.shared, metrics: metrics, diagnostics)
         let generation: ServeGeneration
         switch assembly.makeGeneration(config, metrics: metrics, fleet: fleet, feeds: nil) {
         case .success(let made): generation = made
         case .failure(let refusal):
+            store.store?.close()
             fleet?.shutdown()
             for line in refusal.lines { diagnostics.error(line) }
             return .refused
@@ -92,6 +102,7 @@ package final class ServeApplication: Sendable {
         do {
             server = try ServeServer(address: address, limits: ServeServer.Limits(config.serve))
         } catch {
+            store.store?.close()
             fleet?.shutdown()
             await generation.feeds?.stop()
             diagnostics.error(error.description)
@@ -135,6 +146,10 @@ package final class ServeApplication: Sendable {
             if !killed.isEmpty { diagnostics.warning("child process(es) \(killed.map(String.init).joined(separator: ", ")) ignored SIGTERM for 1 s; killed") }
         }] : []
         return children + [
+            ServiceStep("the quote store") {
+                // Off the cooperative pool: the last batch is written to disk.
+                await DetachedThread.run { metrics.store.store?.close() }
+            },
             // A fleet a reload replaced was shut down then; the one served now is shut down here.
             ServiceStep("the fleet's Redis client") { state.current.fleet?.shutdown() },
             ServiceStep("the feeds") { await state.current.feeds?.stop() },

@@ -1,9 +1,11 @@
 import PriceHostCore
+import PriceHostStore
 
 /// SIGHUP's policy: the config and plugin directories again. Plugins that are gone keep
 /// serving from memory with a warning, as `watch` does; a config that cannot be used is
 /// refused in one line and the previous generation keeps serving. The same Redis keeps
 /// its client; another one gets a new client, and the old one is shut down once replaced.
+/// The quote store is opened once, at start: a changed `store` section is warned about.
 package struct ServeReload: Sendable {
     let assembly: any ServeAssembly
     let metrics: ServeMetrics
@@ -45,6 +47,10 @@ package struct ServeReload: Sendable {
         for failure in next.catalog.report.failures where !known.contains(failure.description) { diagnostics.warning(failure.description) }
         if !listenGiven, config.serve.listen != previous.config.serve.listen {
             diagnostics.warning("serve.listen changed to \(config.serve.listen); still listening on \(address) until pricehost restarts")
+        }
+        if config.section(StoreSection.self) != previous.config.section(StoreSection.self) {
+            let kept = metrics.store.store.map { "the store stays \($0.settings.path) as it was" } ?? "the store stays as it was"
+            diagnostics.warning("store changed in \(config.path); \(kept) until pricehost restarts")
         }
         state.replace(with: next)
         for (path, identity) in next.identities.sorted(by: { $0.key < $1.key }) where previous.identities[path].map({ $0 != identity }) == true {

@@ -29,8 +29,9 @@ struct ServeQuery: Sendable, Equatable {
     }
 
     /// Reads `parameters`, which may be only those in `allowed`; `asset` is required unless `assetRequired` is false.
+    /// - Parameter maximumMinutes: the most `minutes` may be: an hour from memory, more from the quote store.
     package static func parse(_ parameters: [(name: String, value: String)], allowed: [String],
-                              assetRequired: Bool = true) throws(Problem) -> ServeQuery {
+                              assetRequired: Bool = true, maximumMinutes: Int = QuoteHistory.maximumMinutes) throws(Problem) -> ServeQuery {
         var query = ServeQuery()
         var seen = Set<String>()
         for (name, value) in parameters {
@@ -66,9 +67,9 @@ struct ServeQuery: Sendable, Equatable {
                 guard value == "median" else { throw Problem(message: "aggregate takes median, not \(JSONValue.quoted(value))") }
                 query.aggregateMedian = true
             case "minutes":
-                guard (1...2).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                      let minutes = Int(value), (1...QuoteHistory.maximumMinutes).contains(minutes) else {
-                    throw Problem(message: "minutes must be a whole number from 1 to \(QuoteHistory.maximumMinutes), not \(JSONValue.quoted(value))")
+                guard (1...9).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                      let minutes = Int(value), (1...maximumMinutes).contains(minutes) else {
+                    throw Problem(message: "minutes must be a whole number from 1 to \(maximumMinutes), not \(JSONValue.quoted(value))")
                 }
                 query.minutes = minutes
             default: // interval

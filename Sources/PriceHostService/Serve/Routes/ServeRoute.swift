@@ -40,8 +40,13 @@ extension ServeRouter {
         ServeRoute("GET", "/v1/prices", name: "prices") { router, request, generation in router.prices(request, generation) },
         ServeRoute("GET", "/v1/stream", name: "stream") { router, request, generation in router.stream(request, generation) },
         ServeRoute("GET", "/v1/history", name: "history") { router, request, generation in
-            .response(router.history(request, generation, now: router.metrics.clock.wallNow), route: "history")
+            // From memory on the event loop; from the store, which may read days of quotes, on the cooperative pool.
+            let answer = { @Sendable in ServeAnswer.response(router.history(request, generation, now: router.metrics.clock.wallNow), route: "history") }
+            return router.metrics.store.store == nil ? .now(answer()) : .later { answer() }
         },
+        ServeRoute("GET", "/v1/candles", name: "candles") { router, request, generation in router.stored(.candles, request, generation) },
+        ServeRoute("GET", "/v1/price", name: "price") { router, request, generation in router.stored(.price, request, generation) },
+        ServeRoute("GET", "/v1/twap", name: "twap") { router, request, generation in router.stored(.twap, request, generation) },
         ServeRoute("GET", "/v1/board", name: "board-config") { router, request, generation in
             .response(router.boardConfig(request, generation), route: "board-config")
         },
@@ -50,7 +55,9 @@ extension ServeRouter {
         ServeRoute("GET", "/healthz", name: "healthz", needsToken: false) { _, _, _ in
             .response(.json(200, #"{"status":"ok"}"#), route: "healthz")
         },
-        ServeRoute("GET", "/readyz", name: "readyz") { _, _, generation in .response(readiness(generation), route: "readyz") },
+        ServeRoute("GET", "/readyz", name: "readyz") { router, _, generation in
+            .response(readiness(generation, store: router.metrics.store), route: "readyz")
+        },
     ]
 
     /// The routes as the usage note and the 404 list them: `GET / (a board), /v1/prices, …, POST / (Chainlink), …`;

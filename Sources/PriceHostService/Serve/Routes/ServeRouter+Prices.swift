@@ -31,6 +31,8 @@ extension ServeRouter {
         return .later {
             if query.aggregateMedian {
                 let results = await service.aggregate(routes, currency: currency).map(\.result)
+                let metrics = self.metrics
+                for case .success(let aggregate) in results { metrics.recordMedian(aggregate, receivedAt: metrics.clock.wallNow) }
                 return .response(Self.prices(query, currency: currency, routed: routed, aggregates: results, at: Date()), route: "prices")
             }
             let results = await service.fetch(routes, currency: currency)

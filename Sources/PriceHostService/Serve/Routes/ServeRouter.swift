@@ -45,8 +45,9 @@ package struct ServeRouter: Sendable {
         return .text(200, text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 
-    /// `GET /readyz`: 200 when every configured plugin loaded, with the fleet's state; 503 with the problems.
-    static func readiness(_ generation: ServeGeneration) -> ServeResponse {
+    /// `GET /readyz`: 200 when every configured plugin loaded, with the fleet's and the quote store's state
+    /// (`"degraded"` when either works badly: prices are still served); 503 with the problems.
+    static func readiness(_ generation: ServeGeneration, store: ServeStore = .off) -> ServeResponse {
         let problems = generation.problems
         guard problems.isEmpty else {
             return .json(503, JSONValue.object(JSONObject([
@@ -60,6 +61,9 @@ package struct ServeRouter: Sendable {
             if !readiness.isUp { members[0].1 = .string("degraded") }
             members.append(("shared", .string(readiness.description)))
         }
+        let stored = store.readiness
+        if stored.degraded { members[0].1 = .string("degraded") }
+        members.append(("store", .string(stored.text)))
         return .json(200, JSONValue.object(JSONObject(members)).serialized)
     }
 }
