@@ -1,5 +1,5 @@
 extension QuoteStore {
-    /// What the store's file holds and what it takes on disk, read through a reader's connection.
+    /// What the store holds and what it takes on disk.
     package struct Footprint: Sendable, Equatable {
         /// Rows of `quotes`: the raw quotes kept.
         package var quotes: Int64
@@ -15,21 +15,10 @@ extension QuoteStore {
         package var tableBytes: [String: Int64]
     }
 
-    /// Counts the rows and pages of the file: for the benchmarks' bytes per quote and a store's size at a glance.
-    package func footprint() throws(StoreReadError) -> Footprint {
-        try readers.read { connection throws(SQLiteError) -> Footprint in
-            var footprint = Footprint(quotes: try connection.integer("SELECT count(*) FROM quotes"),
-                                      candles: try connection.integer("SELECT count(*) FROM candles"),
-                                      bytes: 0, freePages: try connection.integer("PRAGMA freelist_count"),
-                                      pageSize: try connection.integer("PRAGMA page_size"), tableBytes: [:])
-            footprint.bytes = try connection.integer("PRAGMA page_count") * footprint.pageSize
-            // dbstat is a compile-time option of SQLite: without it the sizes by table are not known, and that is all.
-            if let perTable = try? connection.statement("SELECT name, sum(pgsize) FROM dbstat GROUP BY name") {
-                defer { perTable.reset() }
-                while (try? perTable.step()) == true { footprint.tableBytes[perTable.text(0)] = perTable.int64(1) }
-            }
-            return footprint
-        }
+    /// Counts the rows and pages of the file, for the benchmarks' bytes per quote; nil when the store is not in
+    /// SQLite (pages and `dbstat` are SQLite's words: a backend of another kind would count its own way).
+    package func footprint() throws(StoreReadError) -> Footprint? {
+        try (backend as? SQLiteBackend)?.footprint()
     }
 
     /// Quotes waiting for the writer now: a producer that must not outrun the writer (and lose the oldest) waits on it.
