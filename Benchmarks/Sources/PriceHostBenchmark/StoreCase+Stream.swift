@@ -48,7 +48,7 @@ extension StoreCase {
             round.sent = session.next
             // The writer commits every 100 ms: its last batch, then the counter.
             usleep(300_000)
-            round.writes = session.server.metrics().flatMap { StreamServer.sample("pricehost_store_writes_total ", in: $0) }
+            round.writes = session.server.metrics().flatMap { StreamServer.sample("pricehost_store_writes_total", in: $0) }
         }
         round.run.samples = session.stop()
         try measured.get()

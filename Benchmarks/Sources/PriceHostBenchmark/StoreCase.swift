@@ -40,6 +40,10 @@ enum StoreCase {
                             median: grouped(Int(python.median)), spread: pythonRates.map { grouped(Int($0)) }.joined(separator: ", ")))
             rows.append(Row(what: "  ours / Python", median: Report.ratio(ratio), target: ">= \(Report.ratio(pythonRatioTarget))",
                             verdict: ratio >= pythonRatioTarget ? "met" : "MISSED"))
+            let oursCPU = Samples(ingest.map(\.oursCPU)).median
+            let pythonCPU = Samples(ingest.compactMap(\.pythonCPU)).median
+            rows.append(Row(what: "  CPU per quote, ours / Python (a check on a loaded machine: Python's over ours is the ratio's twin)",
+                            median: String(format: "%.2f / %.2f us = %.2fx", oursCPU, pythonCPU, pythonCPU / oursCPU)))
             outcomes.append(TargetOutcome(name: "store: ingest against Python's sqlite3", figure: Report.ratio(ratio),
                                           target: ">= \(Report.ratio(pythonRatioTarget))", met: ratio >= pythonRatioTarget))
         } else {
@@ -91,6 +95,9 @@ enum StoreCase {
         var quotes: Int
         var ours: Double
         var python: Double?
+        /// CPU time (user + system) of each side's timed part, per quote, µs: what other work on the cores moves less.
+        var oursCPU: Double
+        var pythonCPU: Double?
     }
 
     private static func ingestRounds(_ context: BenchmarkContext, quotes: Int, rounds: Int) throws -> [IngestRound] {
@@ -102,7 +109,8 @@ enum StoreCase {
             defer { StoreBench.remove(ours) }
             let line = try StoreBench.run(context, ["ingest", "--path", ours, "--count", String(quotes), "--series", String(series)])
             try checkKeptEverything(line)
-            var result = IngestRound(quotes: quotes, ours: try line.number("quotesPerSecond"))
+            var result = IngestRound(quotes: quotes, ours: try line.number("quotesPerSecond"),
+                                     oursCPU: try line.number("cpuSeconds") / Double(quotes) * 1e6)
             if let python {
                 let copy = context.scratch.uniquePath("python", suffix: "db")
                 defer { StoreBench.remove(copy) }
@@ -112,6 +120,7 @@ enum StoreCase {
                     throw BenchmarkError("store: Python inserted \(try theirs.number("written")) of the \(quotes) rows:\n  \(theirs.command)")
                 }
                 result.python = try theirs.number("quotesPerSecond")
+                result.pythonCPU = try theirs.number("cpuSeconds") / Double(quotes) * 1e6
             }
             results.append(result)
         }
