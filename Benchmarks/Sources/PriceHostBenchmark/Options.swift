@@ -67,7 +67,7 @@ struct Options: Sendable {
         same rows with Python's sqlite3 (executemany, a transaction per 10,000; skipped without python3);
         the same count paced at 100,000/s, counting drops; serve's stream latency to 1 SSE client at
         10,000 tickers/s (100,000 tickers; --quick: 30,000) with its store recording and off, in turn,
-        3 rounds each (--quick: 1); a 90-day store of one pair (a quote a minute, then 1 a second for
+        5 rounds each (--quick: 1); a 90-day store of one pair (a quote a minute, then 1 a second for
         the last 7 days) read in-process and through serve's /v1/candles and /v1/price on one keep-alive
         connection (201 and 5,000 requests; --quick: 51 and 2,000); bytes on disk per raw quote of a
         7-day store.

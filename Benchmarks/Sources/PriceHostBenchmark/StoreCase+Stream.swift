@@ -4,7 +4,8 @@ import ProviderABI
 /// Serve's stream latency while it records every quote it gets, against the same run with the store off:
 /// the stream case's venue, server and SSE client (``StreamSession``), one client, the venue writing
 /// ``streamRate`` tickers a second, one a write at its time on the clock. Rounds alternate which side goes
-/// first; each side's figure is the median of its rounds' p99s.
+/// first; each side's figure is the median of its rounds' p99s: on 2 shared cores one round's p99 moved from
+/// 0.4 to 2.8 ms with the store off, more than the store moves it, and a median of 5 holds against one bad round.
 extension StoreCase {
     static let streamRate = 10_000
     static let streamRatioTarget = 1.10
