@@ -186,9 +186,3 @@ package final class QuoteStore: Sendable {
         if case .degraded = was { diagnostics.warning("the quote store \(settings.path) is written again") }
     }
 }
-
-/// A value handed to another thread that then owns it alone.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
-}

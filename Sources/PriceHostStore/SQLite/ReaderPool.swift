@@ -1,10 +1,5 @@
 import ConcurrencyHelpers
 
-/// Why the store could not be read: SQLite's words, with what they mean.
-package struct StoreReadError: Error, CustomStringConvertible, Sendable, Equatable {
-    package var description: String
-}
-
 /// Read-only connections to the store's file, one per reader at a time: WAL lets them read while the writer writes.
 /// At most ``keep`` idle ones are kept; a burst of readers opens more and closes them after.
 final class ReaderPool: Sendable {

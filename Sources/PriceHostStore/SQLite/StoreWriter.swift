@@ -93,9 +93,9 @@ final class StoreWriter: StoreWriting {
                 try insert.step()
                 guard connection.changes > 0 else { continue }
                 written += 1
-                let minute = Self.floorDivide(quote.timestamp, 60_000)
+                let minute = StoreTime.floorDivide(quote.timestamp, 60_000)
                 for span in spans {
-                    let key = CandleKey(series: series, span: span, start: Self.floorDivide(minute, span) * span)
+                    let key = CandleKey(series: series, span: span, start: StoreTime.floorDivide(minute, span) * span)
                     if candles[key] == nil { candles[key] = try stored(key) ?? CandleState(quote.amount, at: quote.timestamp) }
                     candles[key]?.add(quote.amount, at: quote.timestamp)
                 }
@@ -120,7 +120,7 @@ final class StoreWriter: StoreWriting {
         do throws(SQLiteError) {
             try connection.execute("BEGIN IMMEDIATE")
             try connection.execute("DELETE FROM quotes WHERE series IN (SELECT id FROM series) AND ts < \(rawBefore)")
-            let minute = Self.floorDivide(candlesBefore, 60_000)
+            let minute = StoreTime.floorDivide(candlesBefore, 60_000)
             try connection.execute("DELETE FROM candles WHERE series IN (SELECT id FROM series) AND span IN (\(spans.map(String.init).joined(separator: ","))) AND start < \(minute)")
             try connection.execute("COMMIT")
         } catch {
@@ -157,11 +157,5 @@ final class StoreWriter: StoreWriting {
         candle.high = select.text(1); candle.low = select.text(2); candle.close = select.text(3)
         candle.count = select.int64(4); candle.closeTimestamp = select.int64(6)
         return candle
-    }
-
-    /// `value / divisor` rounded toward minus infinity: a time before 1970 belongs to the window that starts before it.
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return value % divisor < 0 ? quotient - 1 : quotient
     }
 }

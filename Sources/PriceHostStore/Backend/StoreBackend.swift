@@ -13,6 +13,17 @@ package struct StoreFailure: Error, CustomStringConvertible, Sendable, Equatable
     package var description: String { reason }
 }
 
+/// Why the store could not be read: the engine's words, with what they mean, naming the store.
+package struct StoreReadError: Error, CustomStringConvertible, Sendable, Equatable {
+    package var description: String
+}
+
+/// A value handed to another thread that then owns it alone.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
+
 /// An engine the quote store keeps its quotes in (SQLite here; the fleet's PostgreSQL comes next): how to
 /// write a batch on the writer's thread, and the reads every answer is made of. ``QuoteStore`` owns the queue,
 /// the writer's thread, the status and the metrics, and makes candles' gaps, prices and TWAPs from these reads.
