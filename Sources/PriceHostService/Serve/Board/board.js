@@ -183,7 +183,9 @@ function render(c, now, redraw) {
       c.stats.append(d);
     }
   }
-  if (sum && c.fresh && c.candles) fold(c, sum.median, now);
+  // Only a fresh price joins the chart now: the store files a quote under its own time, so a stale
+  // one is in the candles already (or long before the range), not in the current candle.
+  if (sum && !stale && c.fresh && c.candles) fold(c, sum.median, now);
   c.fresh = false;
   if (redraw && c.dirty) { draw(c, now); c.dirty = false; c.drawn = now; }
 }
