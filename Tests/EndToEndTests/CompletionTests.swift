@@ -53,6 +53,7 @@ struct CompletionTests {
     @Test(arguments: [
         (["pricehost", "fe"], ["fetch"]),
         (["pricehost", ""], ["fetch", "watch", "serve", "providers", "check", "new-plugin", "completions"]),
+        (["pricehost", "watch", "--asset", "BTC", "--r"], ["--record"]),
         (["pricehost", "-"], ["--help", "--version"]),
         (["pricehost", "fetch", "--provider", ""], ["coinbase", "file"]),
         (["pricehost", "fetch", "--provider", "f"], ["file"]),

@@ -60,8 +60,8 @@ enum ManPage {
     static let description = """
         pricehost reads a config, plugins.json, loads the provider plugins it names (shared libraries, written in \
         Swift or C, each checked before it is loaded) and asks them for prices: once (fetch), on an interval or \
-        as the venues push them (watch), or over HTTP (serve). Data goes to standard output; diagnostics, one line \
-        each, to standard error (pricehost: error: ...).
+        as the venues push them (watch), or over HTTP (serve). What serve and watch --record get is kept in a \
+        quote store. Data goes to standard output; diagnostics, one line each, to standard error (pricehost: error: ...).
         """
 
     /// The files it reads, in the order it looks.
@@ -71,6 +71,8 @@ enum ManPage {
         ("/etc/pricehost/plugins.json", "the system config"),
         ("PREFIX/lib/pricehost/plugins/", "the installed plugins, found as ../lib/pricehost/plugins beside the binary"),
         ("PREFIX/share/pricehost/sdk/", "the plugin kit new-plugin builds against: the C header, the ProviderABI package, the templates"),
+        ("$XDG_STATE_HOME/pricehost/quotes.db", "the quote store (SQLite) that serve and watch --record write, "
+            + "unless the config's store.url names another; ~/.local/state/pricehost/quotes.db when XDG_STATE_HOME is unset"),
     ]
 
     static let seeAlso = """

@@ -6,8 +6,8 @@ extension WatchCommand {
         name: "watch",
         summary: "print the assets' prices every --interval seconds, or as the venues' feeds push them (--stream), a line each",
         usage: [
-            UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]"),
-            UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]"),
+            UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]", "[--record]"),
+            UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]", "[--record]"),
         ])
 
     /// json first: it is watch's default.
@@ -31,6 +31,7 @@ extension WatchCommand {
             watch.ticks = count
         },
         .flag("--stream", help: "print each price as the venues' WebSocket feeds push it, instead of polling every --interval", \.stream),
+        .flag("--record", help: "(watch) keep each quote and median it prints in the quote store", \.record),
         .allowInsecurePlugins(\.plugins),
     ]
 

@@ -4,10 +4,11 @@ import Testing
 /// The commands' declarations (``ParsableCommand``) against what the command line took,
 /// refused and printed before they were declarations.
 struct CommandDeclarationTests {
-    /// Each command's options, as the hand-kept table in Invocation.swift had them, plus `watch --stream` (streaming).
+    /// Each command's options, as the hand-kept table in Invocation.swift had them, plus `watch --stream` (streaming)
+    /// and `watch --record` (the quote store).
     static let optionsBefore: [String: Set<String>] = [
         "fetch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
-        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--stream", "--allow-insecure-plugins"],
+        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--stream", "--record", "--allow-insecure-plugins"],
         "serve": ["--config", "--listen", "--allow-insecure-plugins"],
         "providers": ["--config", "--format", "--allow-insecure-plugins"],
         "check": ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
@@ -26,7 +27,7 @@ struct CommandDeclarationTests {
 
     @Test func theFlagsAreTheOptionsThatTookNoValueBefore() {
         let flags = Set(Invocation.knownOptions.values.filter(\.isFlag).map(\.name))
-        #expect(flags == ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only", "--stream"])
+        #expect(flags == ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only", "--stream", "--record"])
         // One name is a flag for every command that takes it, or for none.
         for command in Invocation.commands {
             for spec in command.optionSpecs { #expect(Invocation.knownOptions[spec.name]?.isFlag == spec.isFlag, "\(spec.name)") }
@@ -109,7 +110,8 @@ struct CommandDeclarationTests {
         #expect(try Invocation.parse(["--help"]).configPath == nil)
     }
 
-    /// The text `--help` printed when it was written by hand (and `watch --stream` and `completions` since); it is generated now, from the declarations.
+    /// The text `--help` printed when it was written by hand (and `watch --stream`, `completions` and `watch --record` since);
+    /// it is generated now, from the declarations.
     @Test func theGeneratedHelpIsTheHandWrittenOne() {
         #expect(HelpText.usage == Self.handWrittenHelp)
     }
@@ -119,8 +121,8 @@ struct CommandDeclarationTests {
 
         USAGE
           pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
-          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
-          pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median]
+          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--record]
+          pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median] [--record]
           pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/candles, /v1/price, /v1/twap, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
@@ -142,6 +144,7 @@ struct CommandDeclarationTests {
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
           --stream          print each price as the venues' WebSocket feeds push it, instead of polling every --interval
+          --record          (watch) keep each quote and median it prints in the quote store
           --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
                             (build: swift build -c release), on this installation's header or ProviderABI
           --dir DIR         (new-plugin) where to write it; must be new or empty
