@@ -1,7 +1,7 @@
 import PriceHostCore
 import PriceHostStore
 
-/// Why a command has no quote store to work with (`watch --record`, and the commands that read it): the one line it prints, and
+/// Why a command has no quote store to work with (`history`, `watch --record`): the one line it prints, and
 /// the status it exits with.
 struct StoreUnavailable: Error, CustomStringConvertible, Sendable {
     var status: ExitStatus
@@ -10,7 +10,7 @@ struct StoreUnavailable: Error, CustomStringConvertible, Sendable {
 
 extension CommandContext {
     /// The quote store `config` names (`store.url`), else the default one (`$XDG_STATE_HOME/pricehost/quotes.db`).
-    /// - Parameter command: how the lines name what asked (`watch --record`, and the commands that read it).
+    /// - Parameter command: how the lines name what asked (`history`, `watch --record`).
     /// - Returns: `.failure` when the config turns the store off (a usage error: the command asks for what the config
     ///   refuses), or when there is no path for it (neither `XDG_STATE_HOME` nor `HOME` is absolute: a config error,
     ///   which `store.url` fixes).

@@ -16,8 +16,7 @@ extension WatchCommand {
     static let options: [Option<WatchCommand>] = [
         .config(\.plugins), .asset(\.quotes), .provider(\.quotes), .currency(\.quotes),
         .format(\.format, supported: formats), .aggregate(\.quotes),
-        Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil,
-               manual: "(watch) seconds between fetches, 0.1 to 86400, each with up to 10% jitter; default 30") { watch, value throws(UsageError) in
+        Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil, manual: OptionSpec.intervalManual) { watch, value throws(UsageError) in
             guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                 throw UsageError("--interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not '\(value)'")
             }
