@@ -49,10 +49,10 @@ package final class QuoteStore: Sendable {
     private let status = Lock(Status.ok)
     private let diagnostics: Diagnostics
     private let clock: any PriceClock
-    /// Set once the writer's thread has ended.
-    private let ended = Lock(false)
+    /// Set once the writer's thread has ended (at once for a store opened only to read it).
+    let ended = Lock(false)
 
-    private init(settings: StoreSettings, backend: any StoreBackend, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int) {
+    init(settings: StoreSettings, backend: any StoreBackend, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int) {
         self.settings = settings
         self.backend = backend
         self.diagnostics = diagnostics
