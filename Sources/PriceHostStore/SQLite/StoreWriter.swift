@@ -10,27 +10,6 @@ final class StoreWriter: StoreWriting {
         var start: Int64
     }
 
-    private struct CandleState {
-        var open: String, high: String, low: String, close: String
-        var count: Int64
-        var openTimestamp: Int64, closeTimestamp: Int64
-
-        init(_ amount: String, at timestamp: Int64) {
-            open = amount; high = amount; low = amount; close = amount
-            count = 0
-            openTimestamp = timestamp; closeTimestamp = timestamp
-        }
-
-        /// Adds one quote: the earliest (by the venue's time) opens, the latest closes (the later one written on a tie).
-        mutating func add(_ amount: String, at timestamp: Int64) {
-            count += 1
-            if timestamp < openTimestamp { open = amount; openTimestamp = timestamp }
-            if timestamp >= closeTimestamp { close = amount; closeTimestamp = timestamp }
-            if DecimalText.compare(amount, high) > 0 { high = amount }
-            if DecimalText.compare(amount, low) < 0 { low = amount }
-        }
-    }
-
     private let connection: SQLiteConnection
     private let spans = CandleInterval.allCases.map(\.minutes)
     /// Each series' id, once read or made; forgotten when a transaction fails (its new rows are gone).
