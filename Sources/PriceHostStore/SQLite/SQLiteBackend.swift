@@ -29,6 +29,7 @@ struct SQLiteBackend: StoreBackend {
 
     var label: String { "sqlite" }
     var location: String { path }
+    var readsLocally: Bool { true }
 
     func makeWriter() throws(StoreFailure) -> any StoreWriting {
         do throws(SQLiteError) {
