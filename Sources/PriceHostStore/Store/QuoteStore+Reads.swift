@@ -8,6 +8,10 @@ extension QuoteStore {
         case tooMany(limit: Int)
     }
 
+    /// Whether a read is local and quick (SQLite's file), so that a price may be answered on an event loop; a read of
+    /// PostgreSQL is a round trip to a server that may be slow or gone, and is answered off the event loops.
+    package var readsLocally: Bool { backend.readsLocally }
+
     /// The origins the store holds quotes or candles of for a pair: providers by name, then the median.
     package func origins(asset: String, currency: String) throws(StoreReadError) -> [QuoteOrigin] {
         try backend.origins(asset: asset, currency: currency).sorted {
