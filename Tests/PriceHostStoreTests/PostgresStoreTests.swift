@@ -85,7 +85,8 @@ import Testing
         let sqlite = try QuoteStoreTests.open(directory)
         defer { sqlite.close() }
         let lines = Lines()
-        let postgres = try Self.open(server.url(database: try server.makeDatabase()), lines: lines)
+        let url = server.url(database: try server.makeDatabase())
+        let postgres = try Self.open(url, lines: lines)
         defer { postgres.close() }
         Self.write(Self.quotes, late: Self.late, to: sqlite)
         Self.write(Self.quotes, late: Self.late, to: postgres)
@@ -95,6 +96,9 @@ import Testing
         let got = try Self.answers(postgres)
         #expect(got.count == expected.count)
         for (left, right) in zip(got, expected) { #expect(left == right) }
+        // Another process reading the same database (`pricehost history`, another instance) answers the same.
+        let reader = try QuoteStore.openForReading(StoreSettings(location: .postgres(try PostgresURL(url))))
+        #expect(try Self.answers(reader) == got)
         // The quotes' two days are two partitions of each partitioned table.
         let database = try #require(postgres.settings.location.description.split(separator: "/").last.map(String.init))
         let partitions = try server.psql("SELECT count(*) FROM pg_inherits WHERE inhparent IN ('pricehost_quotes'::regclass, 'pricehost_candles_1m'::regclass)",
@@ -109,10 +113,12 @@ import Testing
         defer { store.close() }
         Self.write(Self.quotes, late: nil, to: store)
         let once = try Self.answers(store)
-        // The same quotes again, as a batch retried or a fleet's other instance would write them: later received, and in one batch twice.
+        // The same quotes again, as a batch retried, a fleet's other instance or a REST fallback would write them: later
+        // received, by the other source, and in one batch twice.
         let again = Self.quotes.map { quote in
             var quote = quote
             quote.receivedAt += 1_000
+            quote.source = quote.source == .stream ? .rest : .stream
             return quote
         }
         Self.write(again + again, late: nil, to: store)

@@ -7,8 +7,9 @@ import ProviderABI
 ///   one is refused.
 /// - `pricehost_series`: one row per pair and origin, as in SQLite.
 /// - `pricehost_quotes`: every quote, kept `rawRetentionDays`, partitioned by day of the venue's time (`ts`, ms).
-///   Its key is the series, the venue's time, the amount and the source, and not the receipt's lag: two instances
-///   of a fleet that got the same quote, or a batch retried after a lost connection, store it once.
+///   Its key is the series, the venue's time and the amount, as in SQLite, and not the receipt's lag nor the source:
+///   two instances of a fleet that got the same quote, a feed and its REST fallback, or a batch retried after a lost
+///   connection, store it once, as first written.
 /// - `pricehost_candles_1m`: the 1-minute candles, partitioned by day of their start (minutes since 1970);
 ///   `pricehost_candles`: every longer interval. Retention drops whole day partitions, and deletes the longer candles.
 enum PostgresSchema {
@@ -31,7 +32,7 @@ enum PostgresSchema {
                 lag bigint NOT NULL,
                 amount text COLLATE "C" NOT NULL,
                 source smallint NOT NULL,
-                PRIMARY KEY(series, ts, amount, source)) PARTITION BY RANGE (ts);
+                PRIMARY KEY(series, ts, amount)) PARTITION BY RANGE (ts);
             CREATE TABLE pricehost_candles(
                 series bigint NOT NULL,
                 span integer NOT NULL,
@@ -107,7 +108,7 @@ enum PostgresSchema {
         INSERT INTO pricehost_quotes(series, ts, lag, amount, source)
         SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::smallint[])
         ON CONFLICT DO NOTHING
-        RETURNING series, ts, amount, source
+        RETURNING series, ts, amount
         """
 
     /// Merges a batch's candles into the stored ones: the earlier open and the later close (the batch's on a tie, as it

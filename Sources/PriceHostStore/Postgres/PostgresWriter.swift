@@ -4,6 +4,7 @@ extension PostgresError {
     /// What the user reads, with what the common refusals mean.
     var reason: String {
         switch sqlState {
+        case "42P01": "\(message); nothing has been recorded in this database yet"
         case "42501": "\(message); the role needs CREATE on the schema (on PostgreSQL 15 and later only the database's owner may create in public)"
         default: message
         }
@@ -27,7 +28,6 @@ final class PostgresWriter: StoreWriting {
         var series: Int64
         var timestamp: Int64
         var amount: String
-        var source: Int
     }
 
     private let connection: PostgresConnection
@@ -77,12 +77,17 @@ final class PostgresWriter: StoreWriting {
     }
 
     func write(_ batch: [StoredQuote]) throws(StoreFailure) -> Int {
-        do throws(PostgresError) {
-            return try writeBatch(batch)
-        } catch {
-            try? connection.execute("ROLLBACK")
-            partitions.removeAll()
-            throw error.failure
+        var retried = false
+        while true {
+            do throws(PostgresError) {
+                return try writeBatch(batch)
+            } catch {
+                try? connection.execute("ROLLBACK")
+                partitions.removeAll()
+                // 23514, no partition for a row: another instance's retention dropped a day this writer knew. Once more, making it.
+                guard error.sqlState == "23514", !retried else { throw error.failure }
+                retried = true
+            }
         }
     }
 
@@ -130,14 +135,13 @@ final class PostgresWriter: StoreWriting {
         ])
         var new: [QuoteKey: Int] = [:]
         for row in 0..<inserted.count {
-            new[QuoteKey(series: inserted.int64(row, 0), timestamp: inserted.int64(row, 1), amount: inserted.text(row, 2),
-                         source: Int(inserted.int64(row, 3))), default: 0] += 1
+            new[QuoteKey(series: inserted.int64(row, 0), timestamp: inserted.int64(row, 1), amount: inserted.text(row, 2)), default: 0] += 1
         }
         // The batch's own order decides ties, as in SQLite: the first of the batch's copies of a quote is the one written.
         var candles: [CandleKey: CandleState] = [:]
         var order: [CandleKey] = []
         for (index, quote) in batch.enumerated() {
-            let key = QuoteKey(series: ids[index], timestamp: quote.timestamp, amount: quote.amount, source: quote.source == .stream ? 0 : 1)
+            let key = QuoteKey(series: ids[index], timestamp: quote.timestamp, amount: quote.amount)
             guard let left = new[key], left > 0 else { continue }
             new[key] = left - 1
             let minute = StoreTime.floorDivide(quote.timestamp, 60_000)
