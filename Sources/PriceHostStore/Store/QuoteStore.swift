@@ -75,21 +75,11 @@ package final class QuoteStore: Sendable {
                              postgresLibrary: Result<LibPQ, LibPQ.LoadError> = LibPQ.shared,
                              capacity: Int = QuoteStore.queueCapacity) throws(OpenError) -> QuoteStore {
         let backend: any StoreBackend
-        switch settings.location {
-        case .sqlite(let path):
-            let library: LibSQLite
-            switch loaded {
-            case .success(let loaded): library = loaded
-            case .failure(let error): throw .libraryMissing(error.description)
-            }
-            try makeDirectory(of: path)
-            backend = SQLiteBackend(library: library, path: path)
-        case .postgres(let url):
-            switch postgresLibrary {
-            case .success(let library): backend = PostgresBackend(library: library, url: url)
-            case .failure(let error): throw .libraryMissing(error.description)
-            }
+        switch Self.backend(for: settings.location, sqlite: loaded, postgres: postgresLibrary) {
+        case .success(let made): backend = made
+        case .failure(let error): throw .libraryMissing(error.description)
         }
+        if case .sqlite(let path) = settings.location { try makeDirectory(of: path) }
         let store = QuoteStore(settings: settings, backend: backend, diagnostics: diagnostics, clock: clock, capacity: capacity)
         var writer: (any StoreWriting)?
         do throws(StoreFailure) {
@@ -102,6 +92,15 @@ package final class QuoteStore: Sendable {
         let box = UncheckedBox(writer)
         guard DetachedThread.start({ store.runWriter(box.value) }) else { throw .noThread }
         return store
+    }
+
+    /// The engine `location` names, on its library; why not when that library could not be loaded.
+    static func backend(for location: StoreLocation, sqlite: Result<LibSQLite, LibSQLite.LoadError>,
+                        postgres: Result<LibPQ, LibPQ.LoadError>) -> Result<any StoreBackend, SystemLibrary.LoadError> {
+        switch location {
+        case .sqlite(let path): sqlite.map { SQLiteBackend(library: $0, path: path) as any StoreBackend }
+        case .postgres(let url): postgres.map { PostgresBackend(library: $0, url: url) as any StoreBackend }
+        }
     }
 
     /// Makes the directories above `path` (as `mkdir -p` does), or says why not.
