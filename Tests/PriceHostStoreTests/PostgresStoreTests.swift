@@ -209,6 +209,34 @@ import Testing
         for text in lines.all + [reason, read] { #expect(!text.contains(server.password) && !text.contains("not-the-Pa55word")) }
     }
 
+    /// A server that answers nothing (here: the quotes' table locked by another session) fails a read within the
+    /// readers' 5 s, naming the store, rather than holding a thread; the write waiting behind it lands once it is free.
+    @Test func aReadOfAStuckServerGivesUpWithinItsTimeoutAndTheWriteLandsAfter() throws {
+        guard let server = try Self.server() else { return }
+        let url = server.url(database: try server.makeDatabase())
+        let store = try Self.open(url)
+        defer { store.close() }
+        store.record(QuoteStoreTests.quote("100", at: 0))
+        store.flush()
+        let holder = try PostgresConnection(library: try LibPQ.shared.get(), url: try PostgresURL(url), timeout: .seconds(60))
+        try holder.execute("BEGIN; LOCK TABLE pricehost_quotes IN ACCESS EXCLUSIVE MODE")
+        store.record(QuoteStoreTests.quote("101", at: 1_000))
+        let started = Date()
+        do {
+            _ = try store.quote(Self.btc, atOrBefore: Self.noon + 5_000)
+            Issue.record("a read went through a locked table")
+        } catch {
+            #expect(error.description.hasPrefix("the quote store postgres://pricehost@127.0.0.1:\(server.port)/"))
+            #expect(error.description.hasSuffix("cannot be read: the server did not answer within 5.0 seconds"))
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 4.9 && waited < 8, "the read waited \(waited) s")
+        try holder.execute("ROLLBACK")
+        store.flush()
+        #expect(try store.quote(Self.btc, atOrBefore: Self.noon + 5_000)?.amount == "101")
+        #expect(store.currentStatus == .ok)
+    }
+
     @Test func aURLIsReadWithItsPasswordKeptOutOfEveryMessage() throws {
         let url = try PostgresURL("postgresql://app:s3cr%40t-pass@db1.internal:5433,db2.internal/quotes?sslmode=require&password=other")
         #expect(url.redacted == "postgres://app@db1.internal:5433,db2.internal/quotes")

@@ -13,8 +13,8 @@ package struct LibPQ: @unchecked Sendable {
     typealias ConnectionCall = @convention(c) (OpaquePointer?) -> Int32
     typealias ConnectionText = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     typealias Finish = @convention(c) (OpaquePointer?) -> Void
-    typealias ExecParams = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?,
-                                            UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> OpaquePointer?
+    typealias SendQueryParams = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32, UnsafePointer<UInt32>?,
+                                                 UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?, Int32) -> Int32
     typealias ResultCall = @convention(c) (OpaquePointer?) -> Int32
     typealias ResultText = @convention(c) (OpaquePointer?) -> UnsafeMutablePointer<CChar>?
     typealias ResultField = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
@@ -28,8 +28,12 @@ package struct LibPQ: @unchecked Sendable {
     let status: ConnectionCall
     let errorMessage: ConnectionText
     let finish: Finish
-    let exec: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?
-    let execParams: ExecParams
+    let sendQuery: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
+    let sendQueryParams: SendQueryParams
+    let getResult: @convention(c) (OpaquePointer?) -> OpaquePointer?
+    let isBusy: ConnectionCall
+    let consumeInput: ConnectionCall
+    let socket: ConnectionCall
     let resultStatus: ResultCall
     let resultErrorMessage: ResultText
     let resultErrorField: ResultField
@@ -65,8 +69,12 @@ package struct LibPQ: @unchecked Sendable {
             status: try library.required("PQstatus", as: ConnectionCall.self),
             errorMessage: try library.required("PQerrorMessage", as: ConnectionText.self),
             finish: try library.required("PQfinish", as: Finish.self),
-            exec: try library.required("PQexec", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> OpaquePointer?).self),
-            execParams: try library.required("PQexecParams", as: ExecParams.self),
+            sendQuery: try library.required("PQsendQuery", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32).self),
+            sendQueryParams: try library.required("PQsendQueryParams", as: SendQueryParams.self),
+            getResult: try library.required("PQgetResult", as: (@convention(c) (OpaquePointer?) -> OpaquePointer?).self),
+            isBusy: try library.required("PQisBusy", as: ConnectionCall.self),
+            consumeInput: try library.required("PQconsumeInput", as: ConnectionCall.self),
+            socket: try library.required("PQsocket", as: ConnectionCall.self),
             resultStatus: try library.required("PQresultStatus", as: ResultCall.self),
             resultErrorMessage: try library.required("PQresultErrorMessage", as: ResultText.self),
             resultErrorField: try library.required("PQresultErrorField", as: ResultField.self),

@@ -100,10 +100,12 @@ struct PostgresBackend: StoreBackend {
 }
 
 /// Connections for reads, one per reader at a time; at most ``keep`` idle ones are kept. A connection that failed is
-/// closed, not kept. After a failure to connect, reads fail at once with the same words for a second, so that a server
+/// closed, not kept, and a read waits at most ``timeout`` for the server. After a failure to connect, reads fail at once with the same words for a second, so that a server
 /// that is down does not make every history request wait for its own attempt.
 final class PostgresReaderPool: Sendable {
     static let keep = 4
+    /// The longest a read waits for the server: a history request then answers 503 rather than hold a thread.
+    static let timeout: Duration = .seconds(5)
 
     private let library: LibPQ
     private let url: PostgresURL
@@ -128,7 +130,7 @@ final class PostgresReaderPool: Sendable {
                 } catch {
                     if connection.isConnected, !error.isTransient { give(connection) }
                     // Bounded: each turn takes a kept connection out of the pool for good, and a new one ends the loop.
-                    if wasKept, error.isTransient { continue }
+                    if wasKept, error.isTransient, !connection.timedOut { continue }
                     throw error
                 }
             } catch {
@@ -143,7 +145,7 @@ final class PostgresReaderPool: Sendable {
             throw PostgresError(sqlState: nil, message: failure.message, isTransient: true)
         }
         do throws(PostgresError) {
-            let connection = try PostgresConnection(library: library, url: url)
+            let connection = try PostgresConnection(library: library, url: url, timeout: Self.timeout)
             lastFailure.withLock { $0 = nil }
             return (connection, false)
         } catch {

@@ -28,13 +28,18 @@ final class PostgresConnection {
 
     let library: LibPQ
     let url: PostgresURL
+    /// The longest a statement (or a batch's) may wait for the server's answer.
+    let timeout: Duration
     private let handle: OpaquePointer
+    /// Set when a statement was given up on: what the server sends next would answer the wrong one.
+    private(set) var timedOut = false
 
     /// Connects to `url`. Options the URL does not set: `connect_timeout` 5 s, TCP keepalives and a
     /// `tcp_user_timeout` of 10 s (so a server that vanished is noticed), `application_name=pricehost`, UTF-8.
-    init(library: LibPQ, url: PostgresURL) throws(PostgresError) {
+    init(library: LibPQ, url: PostgresURL, timeout: Duration) throws(PostgresError) {
         self.library = library
         self.url = url
+        self.timeout = timeout
         // Keywords are applied in order and the last wins: `dbname` comes last, so what the URL sets overrides these.
         let settings: [(String, String)] = [
             ("connect_timeout", String(Self.connectTimeout)), ("application_name", "pricehost"), ("client_encoding", "UTF8"),
@@ -63,30 +68,62 @@ final class PostgresConnection {
 
     deinit { library.finish(handle) }
 
-    /// Whether the connection is still good: false once the server closed it or it was lost.
-    var isConnected: Bool { library.status(handle) == PQCode.connectionOK }
+    /// Whether the connection is still good: false once the server closed it, it was lost, or it did not answer in time.
+    var isConnected: Bool { !timedOut && library.status(handle) == PQCode.connectionOK }
 
     /// Whether the connection is outside any transaction (a reader left in one would hold its snapshot).
     var isIdle: Bool { library.transactionStatus(handle) == PQCode.transactionIdle }
 
     /// Runs `sql`, which may hold several statements and no parameters (the schema, BEGIN, COMMIT).
     func execute(_ sql: String) throws(PostgresError) {
-        _ = try check(library.exec(handle, sql))
+        guard library.sendQuery(handle, sql) == 1 else { throw lastError(sqlState: nil) }
+        _ = try results()
     }
 
     /// Runs the one statement `sql` with `parameters` ($1, $2, … as text; `nil` is NULL) and returns its rows, as text.
     @discardableResult
     func query(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
-        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+        let copies = parameters.map { value -> UnsafeMutablePointer<CChar>? in value.flatMap { strdup($0) } }
         defer { copies.forEach { free($0) } }
-        let result = copies.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { values in
-            library.execParams(handle, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+        let sent = copies.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { values in
+            library.sendQueryParams(handle, sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
         }
-        return try check(result)
+        guard sent == 1 else { throw lastError(sqlState: nil) }
+        return try results()
     }
 
-    private func check(_ result: OpaquePointer?) throws(PostgresError) -> PostgresRows {
-        guard let result else { throw lastError(sqlState: nil) }
+    /// Waits (at most ``timeout`` in all) for every result of what was sent; the last one's rows, or the first error.
+    /// A server that does not answer in time (stopped, or stuck behind a lock) is given up on: the connection is
+    /// dropped, so that no thread of serve waits on it for longer.
+    private func results() throws(PostgresError) -> PostgresRows {
+        let deadline = ContinuousClock.now + timeout
+        var kept: PostgresRows?
+        var failure: PostgresError?
+        while true {
+            while library.isBusy(handle) != 0 {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else {
+                    timedOut = true
+                    throw PostgresError(sqlState: nil, message: "the server did not answer within \(timeout)", isTransient: true)
+                }
+                var ready = pollfd(fd: library.socket(handle), events: Int16(POLLIN), revents: 0)
+                let milliseconds = Int32(min(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 1_000))
+                _ = poll(&ready, 1, milliseconds)
+                guard library.consumeInput(handle) == 1 else { throw lastError(sqlState: nil) }
+            }
+            guard let result = library.getResult(handle) else { break }
+            do throws(PostgresError) {
+                kept = try check(result)
+            } catch {
+                if failure == nil { failure = error }
+            }
+        }
+        if let failure { throw failure }
+        guard let kept else { throw lastError(sqlState: nil) }
+        return kept
+    }
+
+    private func check(_ result: OpaquePointer) throws(PostgresError) -> PostgresRows {
         let status = library.resultStatus(result)
         guard status == PQCode.commandOK || status == PQCode.tuplesOK else {
             let sqlState = library.resultErrorField(result, PQCode.diagnosticSQLState).map { String(cString: $0) }

@@ -30,6 +30,10 @@ final class PostgresWriter: StoreWriting {
         var amount: String
     }
 
+    /// The longest a statement of the writer waits for the server (a batch of 200,000 quotes takes a few seconds):
+    /// a server that stopped answering is then given up on, and the batch tried again on a new connection.
+    static let timeout: Duration = .seconds(30)
+
     private let connection: PostgresConnection
     private let spans = CandleInterval.allCases.map(\.minutes)
     private let bytes: ByteCount
@@ -44,7 +48,7 @@ final class PostgresWriter: StoreWriting {
     init(library: LibPQ, url: PostgresURL, bytes: ByteCount) throws(StoreFailure) {
         self.bytes = bytes
         do throws(PostgresError) {
-            connection = try PostgresConnection(library: library, url: url)
+            connection = try PostgresConnection(library: library, url: url, timeout: Self.timeout)
         } catch {
             throw error.failure
         }
