@@ -133,7 +133,12 @@ enum CoinbaseFeed {
 
     /// A `ticker` message for `product` at `price`, stamped `time`.
     static func ticker(_ price: String, product: String = "BTC-USD", sequence: Int, at time: Date) -> String {
-        #"{"type":"ticker","sequence":\#(sequence),"product_id":"\#(product)","price":"\#(price)","open_24h":"63210.45","volume_24h":"8123.45678901","low_24h":"62980.00","high_24h":"64512.77","volume_30d":"301245.98765432","best_bid":"\#(price)","best_bid_size":"0.41002311","best_ask":"\#(price)","best_ask_size":"0.02011870","side":"buy","time":"\#(iso(time))","trade_id":\#(sequence),"last_size":"0.00512000"}"#
+        ticker(price, product: product, sequence: String(sequence), time: iso(time))
+    }
+
+    /// The same with the sequence and the time as written: a time to the millisecond exactly, or a flood's `SEQ` and `TIME`.
+    static func ticker(_ price: String, product: String = "BTC-USD", sequence: String, time: String) -> String {
+        #"{"type":"ticker","sequence":\#(sequence),"product_id":"\#(product)","price":"\#(price)","open_24h":"63210.45","volume_24h":"8123.45678901","low_24h":"62980.00","high_24h":"64512.77","volume_30d":"301245.98765432","best_bid":"\#(price)","best_bid_size":"0.41002311","best_ask":"\#(price)","best_ask_size":"0.02011870","side":"buy","time":"\#(time)","trade_id":\#(sequence),"last_size":"0.00512000"}"#
     }
 
     /// A `heartbeat` message.
