@@ -24,6 +24,9 @@ struct StreamVenue {
         case pings(Int)
         case big(Int)
         case hold
+        /// `count` messages, `rate` a second: `text` with `SEQ`, `PRICE` and `TIME` replaced by the message's
+        /// number n (from 1), 50000 + n, and the time it is sent (ISO 8601, UTC, ms); each logged `SENT <n> <unix ms>`.
+        case flood(String, count: Int, rate: Int)
 
         var json: Any {
             switch self {
@@ -39,6 +42,7 @@ struct StreamVenue {
             case .pings(let count): ["pings", count]
             case .big(let bytes): ["big", bytes]
             case .hold: ["hold"]
+            case .flood(let text, let count, let rate): ["flood", text, count, rate]
             }
         }
     }
