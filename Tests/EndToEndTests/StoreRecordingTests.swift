@@ -85,6 +85,25 @@ struct StoreRecordingTests {
         }
     }
 
+    /// A quote a restarted serve gets again (a price file unchanged; a REST price the venue has not updated since,
+    /// as CoinGecko's for a minute; a feed that sends its current ticker on subscribing, as Kraken's snapshot) is
+    /// one quote, kept once, as within one process: the candle counts it once and /v1/history lists it once.
+    @Test func aQuoteGotAgainAfterARestartIsKeptOnce() throws {
+        let sandbox = try StoreSandbox()
+        defer { sandbox.remove() }
+        let time = Self.at(0, 10)
+        let first = try ServeProcess(sandbox.sandbox)
+        try sandbox.poll(first, "64000.5", at: time, written: 1)
+        #expect(first.stop() == 0)
+        let second = try ServeProcess(sandbox.sandbox)
+        defer { second.stop() }
+        try sandbox.poll(second, "64000.5", at: time, written: 1)
+        let candles = try second.get("/v1/candles?asset=BTC&provider=file&from=\(StoreOracle.iso(Self.at(0)))&to=\(StoreOracle.iso(Self.at(0)))")
+        let history = try second.get("/v1/history?asset=BTC&provider=file&minutes=600")
+        #expect(candles.body == #"[{"start":"\#(StoreOracle.iso(Self.at(0)))","open":"64000.5","high":"64000.5","low":"64000.5","close":"64000.5","count":1}]"#)
+        #expect(history.body.components(separatedBy: #""amount":"64000.5""#).count - 1 == 1, "\(history.body)")
+    }
+
     /// The oracle agrees with what was worked out by hand for a few answers: the model itself is right.
     @Test func theOracleAgreesWithAnswersWorkedOutByHand() {
         let oracle = Self.oracle
