@@ -42,13 +42,10 @@ struct StoreFailureTests {
         #expect(problems.count == 1 && problems.first?.hasPrefix("pricehost: warning: the quote store \(sandbox.storePath) cannot be written: the file is read-only (") == true, "\(problems)")
     }
 
-    /// A store file made writable again is written again, as the store promises ("tries again with the next batch").
-    ///
-    /// Known issue: it is not, for a user whom modes stop (serve runs as nobody when the tests run as root). Opening
-    /// the read-only file, SQLite makes quotes.db-shm with the file's mode, 0444, and the readers serve keeps open
-    /// (ReaderPool, up to 4 idle) keep SQLite's shared-memory mapping of the file read-only for the whole process:
-    /// made writable, quotes.db stays "degraded: the file is read-only" until serve restarts (with no reader open,
-    /// it is written again once quotes.db-shm is made writable too). As root, whom modes do not stop, it recovers.
+    /// A store file made writable again is written again, as the store promises ("tries again with the next batch"),
+    /// for a user whom modes stop (serve runs as nobody when the tests run as root): opening the read-only file, SQLite
+    /// made quotes.db-shm with its mode, 0444, and the readers serve keeps open held SQLite's shared memory read-only;
+    /// the writer's next attempt closes the idle readers and gives quotes.db-shm the mode of quotes.db.
     @Test func aReadOnlyStoreMadeWritableAgainIsWrittenAgain() throws {
         let sandbox = try StoreSandbox()
         defer { sandbox.remove() }
@@ -69,9 +66,7 @@ struct StoreFailureTests {
         #expect(price.status == 200 && price.body.contains(#""amount":"100.5""#), "\(price)")
 
         #expect(chmod(sandbox.storePath, 0o644) == 0)
-        withKnownIssue("a store made writable stays degraded: quotes.db-shm was made 0444, and the idle readers keep SQLite's shared memory read-only") {
-            try Self.checkWrittenAgain(server, sandbox, at: start + 100_000, path: sandbox.storePath, why: "the file is read-only (")
-        }
+        try Self.checkWrittenAgain(server, sandbox, at: start + 100_000, path: sandbox.storePath, why: "the file is read-only (")
     }
 
     @Test func aFullDiskIsDegradedWhilePricesAreServedAndIsWrittenOnceThereIsRoom() throws {

@@ -33,4 +33,14 @@ final class ReaderPool: Sendable {
             throw StoreReadError(description: "the quote store \(path) cannot be read: " + error.reason)
         }
     }
+
+    /// Closes the idle connections: while one is open, SQLite keeps the file's shared memory as it first mapped it
+    /// (read-only, for a file that was), and a writer opened after the file is made writable would still fail.
+    func closeIdle() {
+        let closing = idle.withLock { idle in
+            defer { idle.removeAll() }
+            return idle
+        }
+        _ = closing
+    }
 }

@@ -153,8 +153,9 @@ package final class QuoteStore: Sendable {
                     failure = refused.failure
                 } else {
                     writer = reopen(&failure)
-                    // A file or server that refused for good is asked again once a second, not at every batch.
-                    refused = failure.map { (ContinuousClock.now + Self.reopenInterval, $0) }
+                    // A server that refused for good is asked again once a second, not at every batch (a file, local and
+                    // cheap to open, at every batch: the next quote after it is fixed is kept).
+                    refused = backend.readsLocally ? nil : failure.map { (ContinuousClock.now + Self.reopenInterval, $0) }
                 }
             }
             if let current = writer {
@@ -180,6 +181,9 @@ package final class QuoteStore: Sendable {
                     continue
                 }
                 metrics.dropped(batch.count)
+                // A writer that failed is opened afresh next time: one that opened a read-only file would fail forever.
+                writer?.finish()
+                writer = nil
             } else if let current = writer, clock.wallNow >= nextPrune {
                 nextPrune = clock.wallNow.addingTimeInterval(3_600)
                 do throws(StoreFailure) {
