@@ -52,7 +52,7 @@ let package = Package(
         // the service: serve, and the Redis fleet;
         // The board's script and style are .js and .css files, embedded at build time as bytes (no bundle, no Foundation).
         .target(name: "PriceHostService", dependencies: ["PriceHostCore", "PriceHostStore", "ConcurrencyHelpers", "Injection", "ProviderABI", "CEventPoll"],
-                resources: [.embedInCode("Serve/Board/board.js"), .embedInCode("Serve/Board/board.css")]),
+                resources: [.embedInCode("Serve/Board/chart.js"), .embedInCode("Serve/Board/board.js"), .embedInCode("Serve/Board/board.css")]),
         // the commands, their output and the wiring; and the thin main.
         .target(name: "PriceHost", dependencies: ["PriceHostCore", "PriceHostStore", "PriceHostHTTP", "PriceHostService", "ChildProcesses",
                                                  "ConcurrencyHelpers", "Injection", "ProviderABI", "CProviderABI"]),

@@ -52,7 +52,11 @@ struct CompletionTests {
 
     @Test(arguments: [
         (["pricehost", "fe"], ["fetch"]),
-        (["pricehost", ""], ["fetch", "watch", "serve", "providers", "check", "new-plugin", "completions"]),
+        (["pricehost", ""], ["fetch", "watch", "serve", "history", "providers", "check", "new-plugin", "completions"]),
+        (["pricehost", "history", "--interval", ""], ["1m", "5m", "15m", "1h", "4h", "1d"]),
+        (["pricehost", "history", "--fill", ""], ["previous"]),
+        (["pricehost", "history", "--provider", "f"], ["file"]),
+        (["pricehost", "watch", "--asset", "BTC", "--r"], ["--record"]),
         (["pricehost", "-"], ["--help", "--version"]),
         (["pricehost", "fetch", "--provider", ""], ["coinbase", "file"]),
         (["pricehost", "fetch", "--provider", "f"], ["file"]),

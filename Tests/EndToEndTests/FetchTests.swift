@@ -134,7 +134,7 @@ struct FetchTests {
         (["fetch", "--asset", "BTC", "--format", "xml"], "pricehost: error: --format must be text, json or csv, not 'xml'"),
         (["fetch", "--asset", "BTC", "--verbose"], "pricehost: error: unknown option '--verbose'; see 'pricehost --help'"),
         (["fetch", "--asset", "BTC", "--provider", "nope"], "pricehost: error: unknown provider 'nope' (from --provider); loaded providers: file"),
-        (["frobnicate"], "pricehost: error: unknown command 'frobnicate'; commands are fetch, watch, serve, providers, check, new-plugin, completions"),
+        (["frobnicate"], "pricehost: error: unknown command 'frobnicate'; commands are fetch, watch, serve, history, providers, check, new-plugin, completions"),
         (["providers", "--asset", "BTC"], "pricehost: error: option --asset does not apply to 'providers'"),
     ])
     func usageErrorsAreOneLineAndExitTwo(arguments: [String], message: String) throws {

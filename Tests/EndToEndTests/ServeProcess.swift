@@ -7,8 +7,10 @@ struct ServeProcess {
     let port: UInt16
 
     /// Starts `pricehost serve --listen 127.0.0.1:0 --config plugins.json ARGUMENTS` and waits for its "serving on" line.
-    init(_ sandbox: Sandbox, _ arguments: [String] = [], environment: [String: String] = [:]) throws {
-        process = try BackgroundProcess(BuiltProducts.pricehost, ["serve", "--listen", "127.0.0.1:0", "--config", sandbox.configPath] + arguments,
+    /// - Parameter launcher: a command that runs the one after it (`unshare …`), or none.
+    init(_ sandbox: Sandbox, _ arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []) throws {
+        let command = launcher + [BuiltProducts.pricehost, "serve", "--listen", "127.0.0.1:0", "--config", sandbox.configPath] + arguments
+        process = try BackgroundProcess(command[0], Array(command.dropFirst()),
                                         environment: environment, currentDirectory: sandbox.directory.path)
         guard let line = process.waitForErrorLine(containing: "serving on http://127.0.0.1:"),
               let port = line.split(separator: ":").last.flatMap({ UInt16($0) }) else {

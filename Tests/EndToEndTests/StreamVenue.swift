@@ -24,6 +24,9 @@ struct StreamVenue {
         case pings(Int)
         case big(Int)
         case hold
+        /// `count` messages, `rate` a second: `text` with `SEQ`, `PRICE` and `TIME` replaced by the message's
+        /// number n (from 1), 50000 + n, and the time it is sent (ISO 8601, UTC, ms); each logged `SENT <n> <unix ms>`.
+        case flood(String, count: Int, rate: Int)
 
         var json: Any {
             switch self {
@@ -39,6 +42,7 @@ struct StreamVenue {
             case .pings(let count): ["pings", count]
             case .big(let bytes): ["big", bytes]
             case .hold: ["hold"]
+            case .flood(let text, let count, let rate): ["flood", text, count, rate]
             }
         }
     }
@@ -133,7 +137,12 @@ enum CoinbaseFeed {
 
     /// A `ticker` message for `product` at `price`, stamped `time`.
     static func ticker(_ price: String, product: String = "BTC-USD", sequence: Int, at time: Date) -> String {
-        #"{"type":"ticker","sequence":\#(sequence),"product_id":"\#(product)","price":"\#(price)","open_24h":"63210.45","volume_24h":"8123.45678901","low_24h":"62980.00","high_24h":"64512.77","volume_30d":"301245.98765432","best_bid":"\#(price)","best_bid_size":"0.41002311","best_ask":"\#(price)","best_ask_size":"0.02011870","side":"buy","time":"\#(iso(time))","trade_id":\#(sequence),"last_size":"0.00512000"}"#
+        ticker(price, product: product, sequence: String(sequence), time: iso(time))
+    }
+
+    /// The same with the sequence and the time as written: a time to the millisecond exactly, or a flood's `SEQ` and `TIME`.
+    static func ticker(_ price: String, product: String = "BTC-USD", sequence: String, time: String) -> String {
+        #"{"type":"ticker","sequence":\#(sequence),"product_id":"\#(product)","price":"\#(price)","open_24h":"63210.45","volume_24h":"8123.45678901","low_24h":"62980.00","high_24h":"64512.77","volume_30d":"301245.98765432","best_bid":"\#(price)","best_bid_size":"0.41002311","best_ask":"\#(price)","best_ask_size":"0.02011870","side":"buy","time":"\#(time)","trade_id":\#(sequence),"last_size":"0.00512000"}"#
     }
 
     /// A `heartbeat` message.

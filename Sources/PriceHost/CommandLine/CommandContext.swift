@@ -11,10 +11,12 @@ struct CommandContext: Sendable {
     let diagnostics: Diagnostics
     /// Where a command's ``ServiceGroup`` learns of signals: the process's, or a test's.
     var signals: any SignalSource = ProcessSignals()
+    /// What a command reads the time from: `history`'s now, when `watch --record` got a quote.
+    var clock: any PriceClock = SystemClock()
 
     /// The same, with other diagnostics.
     func with(diagnostics: Diagnostics) -> CommandContext {
-        CommandContext(environment: environment, output: output, diagnostics: diagnostics, signals: signals)
+        CommandContext(environment: environment, output: output, diagnostics: diagnostics, signals: signals, clock: clock)
     }
 }
 
@@ -46,16 +48,23 @@ extension CommandContext {
         if pluginPath != nil, command.plugins.configPath == nil {
             config = Config(path: FilePath.absolute("plugins.json", relativeTo: FilePath.currentDirectory), directory: FilePath.currentDirectory)
         } else {
-            do {
-                config = try CompositionRoot.loadConfig(configPath: command.plugins.configPath, environment: environment)
-            } catch {
-                diagnostics.error(error.description)
-                return nil
-            }
+            guard let loaded = loadConfig(path: command.plugins.configPath) else { return nil }
+            config = loaded
         }
         // Before any plugin runs: its stray prints must not reach the data channel.
         _ = LineOutput.standardOutput
         return config
+    }
+
+    /// The config at `path` (`--config`), else the one `PRICEHOST_CONFIG` and the usual places give; nil after
+    /// saying why it cannot be used. For the commands that load no plugin (`history`, `__complete`) as for the others.
+    func loadConfig(path: String?) -> Config? {
+        do {
+            return try CompositionRoot.loadConfig(configPath: path, environment: environment)
+        } catch {
+            diagnostics.error(error.description)
+            return nil
+        }
     }
 
     /// The container, loader and catalog for `config`; no plugin is loaded yet. Every command

@@ -26,13 +26,7 @@ struct CompleteCommand: SynchronousCommand {
     }
 
     func run(in context: CommandContext) -> ExitStatus {
-        let config: Config
-        do {
-            config = try CompositionRoot.loadConfig(configPath: plugins.configPath, environment: context.environment)
-        } catch {
-            context.diagnostics.error(error.description)
-            return .configOrPlugin
-        }
+        guard let config = context.loadConfig(path: plugins.configPath) else { return .configOrPlugin }
         for name in Self.providerNames(in: config) { context.output(name) }
         return .success
     }

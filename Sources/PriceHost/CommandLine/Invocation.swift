@@ -16,7 +16,7 @@ enum Invocation: Sendable {
 
     /// Every command, in the order `--help` and the list of commands show them.
     static let commands: [any ParsableCommand.Type] = [
-        FetchCommand.self, WatchCommand.self, ServeCommand.self, ProvidersCommand.self, CheckCommand.self,
+        FetchCommand.self, WatchCommand.self, ServeCommand.self, HistoryCommand.self, ProvidersCommand.self, CheckCommand.self,
         NewPluginCommand.self, CompletionsCommand.self, ProbeCommand.self, CompleteCommand.self, ManPageCommand.self,
         StoreBenchCommand.self,
     ]

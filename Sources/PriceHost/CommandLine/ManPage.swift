@@ -35,7 +35,11 @@ enum ManPage {
         for spec in HelpText.options {
             lines += [".TP", label(spec), escape(sentence(spec.description.split(separator: "\n").joined(separator: " "), capitalized: false))]
             let takers = commands.filter { $0.optionSpecs.contains { $0.name == spec.name } }.map { $0.configuration.name }
-            lines.append(escape("Taken by " + HelpText.list(takers) + (spec.isRepeatable ? "; it may be given more than once." : ".")))
+            // One name may be repeatable for some commands only (fetch's --asset takes a list; history's one asset).
+            let repeaters = commands.filter { $0.optionSpecs.contains { $0.name == spec.name && $0.isRepeatable } }.map { $0.configuration.name }
+            let repeating = repeaters.isEmpty ? "." : repeaters == takers ? "; it may be given more than once."
+                : "; \(HelpText.list(repeaters)) take it more than once."
+            lines.append(escape("Taken by " + HelpText.list(takers) + repeating))
         }
         for option in HelpText.helpOptions {
             lines += [".TP", ([option.name] + option.aliases).map { "\\fB\(escape($0))\\fR" }.joined(separator: ", "), escape(option.meaning)]
@@ -60,8 +64,9 @@ enum ManPage {
     static let description = """
         pricehost reads a config, plugins.json, loads the provider plugins it names (shared libraries, written in \
         Swift or C, each checked before it is loaded) and asks them for prices: once (fetch), on an interval or \
-        as the venues push them (watch), or over HTTP (serve). Data goes to standard output; diagnostics, one line \
-        each, to standard error (pricehost: error: ...).
+        as the venues push them (watch), or over HTTP (serve). What serve and watch --record get is kept in a \
+        quote store, which history reads back as candles, the price at a time or a time-weighted average. \
+        Data goes to standard output; diagnostics, one line each, to standard error (pricehost: error: ...).
         """
 
     /// The files it reads, in the order it looks.
@@ -71,6 +76,8 @@ enum ManPage {
         ("/etc/pricehost/plugins.json", "the system config"),
         ("PREFIX/lib/pricehost/plugins/", "the installed plugins, found as ../lib/pricehost/plugins beside the binary"),
         ("PREFIX/share/pricehost/sdk/", "the plugin kit new-plugin builds against: the C header, the ProviderABI package, the templates"),
+        ("$XDG_STATE_HOME/pricehost/quotes.db", "the quote store (SQLite) that serve and watch --record write and history reads, "
+            + "unless the config's store.url names another; ~/.local/state/pricehost/quotes.db when XDG_STATE_HOME is unset"),
     ]
 
     static let seeAlso = """

@@ -1,4 +1,5 @@
 import PriceHostCore
+import PriceHostStore
 import ProviderABI
 
 /// `--config` and `--allow-insecure-plugins`: every command that loads plugins takes them.
@@ -70,7 +71,8 @@ struct QuoteOptions: Sendable, Equatable {
     static let aggregate = Option<Self>("--aggregate", value: "median", help: """
         (fetch, watch) ask every provider of the asset at once (--provider a,b,c, else
         assets.CODE.providers) and print the median, min, max and spread; a median of
-        one source comes with a warning saying why the others failed
+        one source comes with a warning saying why the others failed; (history) the
+        medians serve and watch --record kept
         """, completes: .choices(["median"])) { options, value throws(UsageError) in
         guard value == "median" else { throw UsageError("--aggregate takes median, not '\(value)'") }
         options.aggregateMedian = true
@@ -118,4 +120,11 @@ extension Invocation.Format {
         guard !supported.contains(self) else { return }
         throw UsageError("\(command) supports --format \(HelpText.list(supported.map(\.rawValue), or: true))")
     }
+}
+
+extension OptionSpec {
+    /// What the man page says of `--interval`, which `watch` (seconds) and `history` (a candle's width) both take:
+    /// the page has one entry per option name.
+    static let intervalManual = "(watch) seconds between fetches, 0.1 to 86400, each with up to 10% jitter; default 30; "
+        + "(history) the candles' width: \(CandleInterval.names); default 1m"
 }

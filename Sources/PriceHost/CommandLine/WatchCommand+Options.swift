@@ -6,8 +6,8 @@ extension WatchCommand {
         name: "watch",
         summary: "print the assets' prices every --interval seconds, or as the venues' feeds push them (--stream), a line each",
         usage: [
-            UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]"),
-            UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]"),
+            UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]", "[--record]"),
+            UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]", "[--record]"),
         ])
 
     /// json first: it is watch's default.
@@ -16,8 +16,7 @@ extension WatchCommand {
     static let options: [Option<WatchCommand>] = [
         .config(\.plugins), .asset(\.quotes), .provider(\.quotes), .currency(\.quotes),
         .format(\.format, supported: formats), .aggregate(\.quotes),
-        Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil,
-               manual: "(watch) seconds between fetches, 0.1 to 86400, each with up to 10% jitter; default 30") { watch, value throws(UsageError) in
+        Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil, manual: OptionSpec.intervalManual) { watch, value throws(UsageError) in
             guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                 throw UsageError("--interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not '\(value)'")
             }
@@ -31,6 +30,7 @@ extension WatchCommand {
             watch.ticks = count
         },
         .flag("--stream", help: "print each price as the venues' WebSocket feeds push it, instead of polling every --interval", \.stream),
+        .flag("--record", help: "(watch) keep each quote and median it prints in the quote store", \.record),
         .allowInsecurePlugins(\.plugins),
     ]
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import PriceHostCore
 import PriceHostHTTP
+import PriceHostStore
 import ProviderABI
 
 /// `pricehost watch --stream`: one line per update as the venues' feeds push it.
@@ -13,7 +14,7 @@ import ProviderABI
 /// venue's latest fresh quote for the pair, and a line is printed when the median changes.
 /// `--ticks N` stops after N lines; SIGINT or SIGTERM stops it with status 0.
 extension WatchCommand {
-    func watchStreams(_ host: PluginHost, _ context: CommandContext) async -> ExitStatus {
+    func watchStreams(_ host: PluginHost, _ recorder: WatchRecorder?, _ context: CommandContext) async -> ExitStatus {
         let config = host.config, diagnostics = context.diagnostics
         for failure in host.catalog.report.failures { diagnostics.warning(failure.description) }
         let service = QuoteService(container: host.container, catalog: host.catalog, warn: { [diagnostics] in diagnostics.warning($0) })
@@ -37,7 +38,7 @@ extension WatchCommand {
         }
 
         let stop = StopFlag()
-        let printer = StreamPrinter(format: format, limit: ticks, output: context.output, stop: stop)
+        let printer = StreamPrinter(format: format, limit: ticks, output: context.output, stop: stop, recorder: recorder)
         let header = format == .csv ? (quotes.aggregateMedian ? AggregateFormatter.header : StreamFormatter.header) : nil
         let subscriptions = Lock<[FeedSubscription]>([])
         let services: [any Service] = [
@@ -51,7 +52,7 @@ extension WatchCommand {
             }),
         ]
         // watch's own work is to wait: the subscriptions print, until --ticks lines or a stop signal.
-        return await Self.run(ServiceGroup(services: services, signals: context.signals, onStop: Self.onStop(stop)), context) { _ in
+        return await Self.run(ServiceGroup(services: services, signals: context.signals, onStop: Self.onStop(stop, recorder)), context) { _ in
             while !stop.isSet {
                 try? await Task.sleep(for: .milliseconds(50))
             }
@@ -66,30 +67,40 @@ extension WatchCommand {
         let format = format
         return route.providers.compactMap { provider in
             feeds.subscribe(provider: provider, pair: pair) { update in
-                if let median { median.take(update) } else { printer.print(StreamFormatter.line(update, format: format)) }
+                if let median {
+                    median.take(update)
+                } else {
+                    printer.print(StreamFormatter.line(update, format: format),
+                                  recording: StoredQuote(update.quote, amount: update.amountText, receivedAt: update.receivedAt, source: update.source))
+                }
             }
         }
     }
 }
 
-/// Prints lines until `--ticks` of them have been printed, then sets the stop flag.
+/// Prints lines until `--ticks` of them have been printed, then sets the stop flag; with `--record`,
+/// each line's quote is recorded first (a line the recorder no longer takes is not printed).
 final class StreamPrinter: Sendable {
     let format: OutputFormat
     private let limit: Int?
     private let output: @Sendable (String) -> Void
     private let stop: WatchCommand.StopFlag
+    private let recorder: WatchRecorder?
     private let printed = Lock(0)
 
-    init(format: OutputFormat, limit: Int?, output: @escaping @Sendable (String) -> Void, stop: WatchCommand.StopFlag) {
+    init(format: OutputFormat, limit: Int?, output: @escaping @Sendable (String) -> Void, stop: WatchCommand.StopFlag,
+         recorder: WatchRecorder? = nil) {
         self.format = format
         self.limit = limit
         self.output = output
         self.stop = stop
+        self.recorder = recorder
     }
 
-    func print(_ line: String) {
+    func print(_ line: String, recording quote: @autoclosure () -> StoredQuote) {
         printed.withLock { count in
             guard !stop.isSet, count < (limit ?? Int.max) else { return }
+            guard recorder?.record(quote()) != false else { return }
             count += 1
             output(line)
             if let limit, count >= limit { stop.set() }
@@ -150,7 +161,8 @@ final class StreamMedian: Sendable {
             guard aggregate.median != state.lastMedian else { return }
             state.lastMedian = aggregate.median
             let source: QuoteSource = fresh.contains { $0.source == .rest } ? .rest : .stream
-            printer.print(StreamFormatter.line(aggregate, source: source, receivedAt: update.receivedAt, format: printer.format))
+            printer.print(StreamFormatter.line(aggregate, source: source, receivedAt: update.receivedAt, format: printer.format),
+                          recording: StoredQuote(median: aggregate, receivedAt: update.receivedAt, source: source))
         }
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Injection
 import PriceHostCore
+import PriceHostStore
 import ProviderABI
 import Synchronization
 
@@ -24,6 +25,8 @@ struct WatchCommand: LoadsPlugins {
     var ticks: Int?
     /// `--stream`: print what the feeds push (``WatchCommand+Stream``).
     var stream = false
+    /// `--record`: keep what it prints in the quote store (``WatchRecorder``).
+    var record = false
 
     /// Set by SIGINT or SIGTERM.
     final class StopFlag: Sendable {
@@ -34,19 +37,31 @@ struct WatchCommand: LoadsPlugins {
 
     func run(in context: CommandContext) async -> ExitStatus {
         guard let config = context.loadConfig(for: self) else { return .configOrPlugin }
+        // Before any plugin is loaded: a store that cannot be had ends the run before it starts.
+        var recorder: WatchRecorder?
+        if record {
+            switch WatchRecorder.open(config: config, context) {
+            case .success(let opened): recorder = opened
+            case .failure(let unavailable):
+                context.diagnostics.error(unavailable.description)
+                return unavailable.status
+            }
+        }
+        // Whatever ends the run, what was printed is written before the process exits.
+        defer { recorder?.close() }
         let host = context.makeHost(config: config, plugins: plugins)
         // Watch loads every plugin, as it keeps serving whatever appears.
         host.catalog.load(until: nil)
         if context.refusesDuplicates(in: host.catalog) { return .configOrPlugin }
-        if stream { return context.status(await watchStreams(host, context), fetchingWith: host.container) }
-        return context.status(await watch(host, context), fetchingWith: host.container)
+        if stream { return context.status(await watchStreams(host, recorder, context), fetchingWith: host.container) }
+        return context.status(await watch(host, recorder, context), fetchingWith: host.container)
     }
 
-    private func watch(_ host: PluginHost, _ context: CommandContext) async -> ExitStatus {
+    private func watch(_ host: PluginHost, _ recorder: WatchRecorder?, _ context: CommandContext) async -> ExitStatus {
         let stop = StopFlag()
         // No services: the ticks are watch's own work, and fetches end with them.
-        return await Self.run(ServiceGroup(services: [], signals: context.signals, onStop: Self.onStop(stop)), context) { _ in
-            await ticks(host, stop, context)
+        return await Self.run(ServiceGroup(services: [], signals: context.signals, onStop: Self.onStop(stop, recorder)), context) { _ in
+            await ticks(host, recorder, stop, context)
         }
     }
 
@@ -63,7 +78,7 @@ struct WatchCommand: LoadsPlugins {
     }
 
     /// Fetches and prints every `--interval` until `--ticks` or `stop`.
-    private func ticks(_ host: PluginHost, _ stop: StopFlag, _ context: CommandContext) async {
+    private func ticks(_ host: PluginHost, _ recorder: WatchRecorder?, _ stop: StopFlag, _ context: CommandContext) async {
         let config = host.config, catalog = host.catalog, container = host.container
         let output = context.output, diagnostics = context.diagnostics
         for failure in catalog.report.failures { diagnostics.warning(failure.description) }
@@ -83,19 +98,22 @@ struct WatchCommand: LoadsPlugins {
             }
             let routes = routing.routes
             if quotes.aggregateMedian {
-                await emitAggregates(service.aggregate(routes, currency: currency), currency: currency, unless: stop, context)
+                await emitAggregates(service.aggregate(routes, currency: currency), currency: currency, recorder, unless: stop, context)
             } else {
-                await emitQuotes(service.fetch(routes, currency: currency), currency: currency, unless: stop, context)
+                await emitQuotes(service.fetch(routes, currency: currency), currency: currency, recorder, unless: stop, context)
             }
             if let ticks = ticks, tick >= ticks { break }
             await sleep(jittered: intervalMilliseconds, unless: stop)
         }
     }
 
-    private func emitQuotes(_ results: [Result<Quote, any Error>], currency: String, unless stop: StopFlag, _ context: CommandContext) {
+    private func emitQuotes(_ results: [Result<Quote, any Error>], currency: String, _ recorder: WatchRecorder?,
+                            unless stop: StopFlag, _ context: CommandContext) {
+        let receivedAt = context.clock.wallNow
         for result in results where !stop.isSet {
             switch result {
             case .success(let quote):
+                guard recorder?.record(StoredQuote(quote, receivedAt: receivedAt, source: .rest)) != false else { return }
                 for line in QuoteFormatter.lines(for: [quote], format: format).suffix(1) { context.output(line) }
             case .failure(let error as QuoteFailure):
                 emitFailure(asset: error.request.asset, currency: currency, message: error.description, context)
@@ -106,11 +124,13 @@ struct WatchCommand: LoadsPlugins {
     }
 
     private func emitAggregates(_ results: [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])],
-                                currency: String, unless stop: StopFlag, _ context: CommandContext) {
+                                currency: String, _ recorder: WatchRecorder?, unless stop: StopFlag, _ context: CommandContext) {
+        let receivedAt = context.clock.wallNow
         for (result, leftOut) in results where !stop.isSet {
             for warning in AggregateQuote.sourceWarnings(for: result, leftOut: leftOut) { context.diagnostics.warning(warning) }
             switch result {
             case .success(let aggregate):
+                guard recorder?.record(StoredQuote(median: aggregate, receivedAt: receivedAt, source: .rest)) != false else { return }
                 for line in AggregateFormatter.lines(for: [aggregate], format: format).suffix(1) { context.output(line) }
             case .failure(let failure):
                 emitFailure(asset: failure.request.asset, currency: currency, message: failure.description, context)
@@ -138,13 +158,14 @@ struct WatchCommand: LoadsPlugins {
     }
 
     /// A stop signal (SIGINT, SIGTERM) sets `stop`; a tick still running a second later is cut
-    /// short by exiting between two lines (output holds its lock while writing one).
-    /// `--ticks` reached sets it too, and ends the run as it is.
-    static func onStop(_ stop: StopFlag) -> @Sendable (ServiceGroup.Ending) -> Void {
+    /// short by exiting between two lines (output holds its lock while writing one), once
+    /// `recorder` has written what was printed. `--ticks` reached sets it too, and ends the run as it is.
+    static func onStop(_ stop: StopFlag, _ recorder: WatchRecorder?) -> @Sendable (ServiceGroup.Ending) -> Void {
         { ending in
             stop.set()
             guard case .signal = ending else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.9) {
+                recorder?.close()
                 LineOutput.standardOutput.exitBetweenLines(status: 0)
             }
         }

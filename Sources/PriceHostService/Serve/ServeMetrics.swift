@@ -89,9 +89,7 @@ package final class ServeMetrics: FetchObserver {
 
     /// Keeps a median serve computed, in the store (`aggregate=median`'s series).
     package func recordMedian(_ aggregate: AggregateQuote, receivedAt: Date) {
-        let quote = Quote(asset: aggregate.asset, currency: aggregate.currency, amount: aggregate.median, provider: "median",
-                          timestamp: aggregate.timestamp)
-        store.record(quote, amount: DecimalAmount.format(aggregate.median), source: .rest, receivedAt: receivedAt, median: true)
+        store.record(median: aggregate, receivedAt: receivedAt)
     }
 
     /// Counts one answered request on `route` (a fixed name, never the raw path) with `status`.

@@ -52,11 +52,13 @@ package enum ServeStore: Sendable {
         }
     }
 
-    /// Keeps `quote`, got from `source` at `receivedAt`; a median as the aggregate's.
-    func record(_ quote: Quote, amount: String, source: QuoteSource, receivedAt: Date, median: Bool = false) {
-        guard let store else { return }
-        let series = SeriesKey(asset: quote.asset, currency: quote.currency, origin: median ? .median : .provider(quote.provider))
-        store.record(StoredQuote(series: series, amount: amount, timestamp: HistoryQuery.milliseconds(quote.timestamp),
-                                 receivedAt: HistoryQuery.milliseconds(receivedAt), source: source))
+    /// Keeps `quote`, got from `source` at `receivedAt`.
+    func record(_ quote: Quote, amount: String, source: QuoteSource, receivedAt: Date) {
+        store?.record(StoredQuote(quote, amount: amount, receivedAt: receivedAt, source: source))
+    }
+
+    /// Keeps a median serve computed, in the `aggregate=median` series.
+    func record(median: AggregateQuote, receivedAt: Date) {
+        store?.record(StoredQuote(median: median, receivedAt: receivedAt, source: .rest))
     }
 }

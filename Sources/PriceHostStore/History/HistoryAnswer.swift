@@ -112,7 +112,7 @@ extension QuoteStore {
     }
 
     /// `1 h 2 min 3 s`, `450 ms`.
-    static func ageText(_ milliseconds: Int64) -> String {
+    package static func ageText(_ milliseconds: Int64) -> String {
         guard milliseconds >= 1000 else { return "\(milliseconds) ms" }
         let seconds = milliseconds / 1000
         let parts = [(seconds / 86_400, "d"), (seconds / 3600 % 24, "h"), (seconds / 60 % 60, "min"), (seconds % 60, "s")]

@@ -106,3 +106,12 @@ package enum CandleInterval: String, CaseIterable, Sendable {
     /// The names, for messages: `1m, 5m, 15m, 1h, 4h or 1d`.
     package static let names = allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + (allCases.last?.rawValue ?? "")
 }
+
+/// Times as the store keeps them: Unix milliseconds, and minutes since 1970 for candles.
+enum StoreTime {
+    /// `value / divisor` rounded toward minus infinity: a time before 1970 belongs to the window that starts before it.
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return value % divisor < 0 ? quotient - 1 : quotient
+    }
+}

@@ -1,4 +1,4 @@
-import Glibc
+import PriceHostCore
 
 /// SQLite's functions, found with `dlsym` in the library `dlopen` loaded: the host links no
 /// SQLite. `libsqlite3.so.0` is on every Linux machine; `PRICEHOST_LIBSQLITE` names another file
@@ -9,9 +9,6 @@ import Glibc
 package struct LibSQLite: @unchecked Sendable {
     // @unchecked: C function pointers into a library that is never unloaded. SQLite is built
     // threadsafe on every distribution; each connection is used by one thread at a time here.
-
-    /// The soname loaded unless `PRICEHOST_LIBSQLITE` says otherwise.
-    package static let defaultName = "libsqlite3.so.0"
 
     typealias Open = @convention(c) (UnsafePointer<CChar>?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?) -> Int32
     typealias Close = @convention(c) (OpaquePointer?) -> Int32
@@ -52,64 +49,46 @@ package struct LibSQLite: @unchecked Sendable {
     let changes: @convention(c) (OpaquePointer?) -> Int32
     let free: Free
 
+    /// The library, and what its errors say.
+    static let kind = SystemLibrary.Kind(
+        soname: "libsqlite3.so.0", variable: "PRICEHOST_LIBSQLITE", purpose: "the library the quote store is kept with",
+        install: "Debian and Ubuntu: apt-get install libsqlite3-0; Fedora: dnf install sqlite-libs", needed: "SQLite 3.24 or later")
+
     /// Why SQLite could not be loaded: the line names the library and how to install it.
-    package struct LoadError: Error, CustomStringConvertible, Sendable {
-        var library: String
-        var reason: String
+    package typealias LoadError = SystemLibrary.LoadError
 
-        package var description: String {
-            "cannot load \(library), the library the quote store is kept with: \(reason); install it (Debian and Ubuntu: apt-get install libsqlite3-0; Fedora: dnf install sqlite-libs)"
-        }
-    }
-
-    /// The library loaded once per process, or why it could not be: `PRICEHOST_LIBSQLITE` or ``defaultName``.
-    package static let shared: Result<LibSQLite, LoadError> = {
-        let name = getenv("PRICEHOST_LIBSQLITE").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? defaultName
-        do throws(LoadError) {
-            return .success(try load(name))
-        } catch {
-            return .failure(error)
-        }
-    }()
+    /// The library loaded once per process, or why it could not be: `PRICEHOST_LIBSQLITE` or `libsqlite3.so.0`.
+    package static let shared = Result<LibSQLite, LoadError> { () throws(LoadError) in try load(kind.chosenName) }
 
     /// Loads SQLite from `name`, a soname or a path.
     package static func load(_ name: String) throws(LoadError) -> LibSQLite {
-        _ = dlerror()
-        guard let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL) else {
-            throw LoadError(library: name, reason: dlerror().map { String(cString: $0) } ?? "dlopen failed")
-        }
-        func symbol<Function>(_ symbolName: String, as type: Function.Type) throws(LoadError) -> Function {
-            guard let address = dlsym(handle, symbolName) else {
-                throw LoadError(library: name, reason: "it has no \(symbolName) (SQLite 3.24 or later is needed)")
-            }
-            return unsafeBitCast(address, to: type)
-        }
-        let version = try symbol("sqlite3_libversion_number", as: Version.self)()
+        let library = try SystemLibrary(name, kind)
+        let version = try library.required("sqlite3_libversion_number", as: Version.self)()
         guard version >= 3_024_000 else {
-            throw LoadError(library: name, reason: "it is SQLite \(version / 1_000_000).\(version / 1_000 % 1_000), and 3.24 or later is needed")
+            throw library.failure("it is SQLite \(version / 1_000_000).\(version / 1_000 % 1_000), and 3.24 or later is needed")
         }
         return LibSQLite(
-            open: try symbol("sqlite3_open_v2", as: Open.self),
-            close: try symbol("sqlite3_close_v2", as: Close.self),
-            exec: try symbol("sqlite3_exec", as: Exec.self),
-            prepare: try symbol("sqlite3_prepare_v2", as: Prepare.self),
-            step: try symbol("sqlite3_step", as: StatementCall.self),
-            reset: try symbol("sqlite3_reset", as: StatementCall.self),
-            finalize: try symbol("sqlite3_finalize", as: StatementCall.self),
-            clearBindings: try symbol("sqlite3_clear_bindings", as: StatementCall.self),
-            bindText: try symbol("sqlite3_bind_text", as: BindText.self),
-            bindInt64: try symbol("sqlite3_bind_int64", as: BindInt64.self),
-            bindNull: try symbol("sqlite3_bind_null", as: (@convention(c) (OpaquePointer?, Int32) -> Int32).self),
-            columnText: try symbol("sqlite3_column_text", as: ColumnText.self),
-            columnBytes: try symbol("sqlite3_column_bytes", as: ColumnInt.self),
-            columnInt64: try symbol("sqlite3_column_int64", as: ColumnInt64.self),
-            columnType: try symbol("sqlite3_column_type", as: ColumnInt.self),
-            errorMessage: try symbol("sqlite3_errmsg", as: ErrorMessage.self),
-            errorString: try symbol("sqlite3_errstr", as: ErrorString.self),
-            extendedErrorCode: try symbol("sqlite3_extended_errcode", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-            busyTimeout: try symbol("sqlite3_busy_timeout", as: BusyTimeout.self),
-            changes: try symbol("sqlite3_changes", as: (@convention(c) (OpaquePointer?) -> Int32).self),
-            free: try symbol("sqlite3_free", as: Free.self))
+            open: try library.required("sqlite3_open_v2", as: Open.self),
+            close: try library.required("sqlite3_close_v2", as: Close.self),
+            exec: try library.required("sqlite3_exec", as: Exec.self),
+            prepare: try library.required("sqlite3_prepare_v2", as: Prepare.self),
+            step: try library.required("sqlite3_step", as: StatementCall.self),
+            reset: try library.required("sqlite3_reset", as: StatementCall.self),
+            finalize: try library.required("sqlite3_finalize", as: StatementCall.self),
+            clearBindings: try library.required("sqlite3_clear_bindings", as: StatementCall.self),
+            bindText: try library.required("sqlite3_bind_text", as: BindText.self),
+            bindInt64: try library.required("sqlite3_bind_int64", as: BindInt64.self),
+            bindNull: try library.required("sqlite3_bind_null", as: (@convention(c) (OpaquePointer?, Int32) -> Int32).self),
+            columnText: try library.required("sqlite3_column_text", as: ColumnText.self),
+            columnBytes: try library.required("sqlite3_column_bytes", as: ColumnInt.self),
+            columnInt64: try library.required("sqlite3_column_int64", as: ColumnInt64.self),
+            columnType: try library.required("sqlite3_column_type", as: ColumnInt.self),
+            errorMessage: try library.required("sqlite3_errmsg", as: ErrorMessage.self),
+            errorString: try library.required("sqlite3_errstr", as: ErrorString.self),
+            extendedErrorCode: try library.required("sqlite3_extended_errcode", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            busyTimeout: try library.required("sqlite3_busy_timeout", as: BusyTimeout.self),
+            changes: try library.required("sqlite3_changes", as: (@convention(c) (OpaquePointer?) -> Int32).self),
+            free: try library.required("sqlite3_free", as: Free.self))
     }
 }
 

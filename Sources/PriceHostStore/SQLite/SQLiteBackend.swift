@@ -29,12 +29,27 @@ struct SQLiteBackend: StoreBackend {
 
     var label: String { "sqlite" }
     var location: String { path }
+    var readsLocally: Bool { true }
 
     func makeWriter() throws(StoreFailure) -> any StoreWriting {
+        // A file made writable again (after "the file is read-only") must be opened afresh: by no idle reader holding
+        // its shared memory read-only, and with the -shm and -wal files SQLite made with the read-only file's mode writable too.
+        readers.closeIdle()
+        Self.matchSharedMemoryMode(of: path)
         do throws(SQLiteError) {
             return try StoreWriter(library: library, path: path)
         } catch {
             throw StoreFailure(error.reason, cannotCreate: error.code == SQLiteCode.cantOpen && access(path, F_OK) != 0)
+        }
+    }
+
+    /// Gives `PATH-shm` and `PATH-wal` the mode of `PATH` when `PATH` can be written and they cannot (only their owner
+    /// can: this process made them, with the mode the file had then).
+    static func matchSharedMemoryMode(of path: String) {
+        var file = stat()
+        guard access(path, W_OK) == 0, stat(path, &file) == 0 else { return }
+        for companion in [path + "-shm", path + "-wal"] where access(companion, F_OK) == 0 && access(companion, W_OK) != 0 {
+            _ = chmod(companion, file.st_mode & 0o666)
         }
     }
 

@@ -8,6 +8,10 @@ extension QuoteStore {
         case tooMany(limit: Int)
     }
 
+    /// Whether a read is local and quick (SQLite's file), so that a price may be answered on an event loop; a read of
+    /// PostgreSQL is a round trip to a server that may be slow or gone, and is answered off the event loops.
+    package var readsLocally: Bool { backend.readsLocally }
+
     /// The origins the store holds quotes or candles of for a pair: providers by name, then the median.
     package func origins(asset: String, currency: String) throws(StoreReadError) -> [QuoteOrigin] {
         try backend.origins(asset: asset, currency: currency).sorted {
@@ -23,15 +27,15 @@ extension QuoteStore {
                          now: Int64, limit: Int) throws(StoreReadError) -> CandleAnswer {
         let span = interval.minutes
         // Windows are kept by their start in minutes; the first whose start is at or after `from`.
-        let firstMinute = StoreWriter.floorDivide(from + 59_999, 60_000)
-        let firstStart = StoreWriter.floorDivide(firstMinute + span - 1, span) * span
-        let lastStart = StoreWriter.floorDivide(StoreWriter.floorDivide(to, 60_000), span) * span
+        let firstMinute = StoreTime.floorDivide(from + 59_999, 60_000)
+        let firstStart = StoreTime.floorDivide(firstMinute + span - 1, span) * span
+        let lastStart = StoreTime.floorDivide(StoreTime.floorDivide(to, 60_000), span) * span
         guard firstStart <= lastStart else { return .candles([]) }
         let real = try backend.candles(series, span: span, firstStart: firstStart, lastStart: lastStart, limit: limit + 1)
         guard fillPrevious else { return real.count > limit ? .tooMany(limit: limit) : .candles(real) }
         let seed = try backend.close(series, span: span, before: firstStart)
         guard let start = seed != nil ? firstStart : real.first.map({ $0.start / 60_000 }) else { return .candles([]) }
-        let nowStart = StoreWriter.floorDivide(StoreWriter.floorDivide(now, 60_000), span) * span
+        let nowStart = StoreTime.floorDivide(StoreTime.floorDivide(now, 60_000), span) * span
         let end = max(min(lastStart, nowStart), real.last.map { $0.start / 60_000 } ?? start)
         guard (end - start) / span + 1 <= Int64(limit) else { return .tooMany(limit: limit) }
         return .candles(Self.filled(real, seed: seed, from: start, through: end, span: span))

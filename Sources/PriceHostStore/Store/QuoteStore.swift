@@ -3,13 +3,15 @@ import FoundationEssentials
 import Glibc
 import PriceHostCore
 
-/// The quotes a host keeps on disk, in SQLite: recorded without waiting (``record(_:)`` queues;
+/// The quotes a host keeps, in SQLite or PostgreSQL: recorded without waiting (``record(_:)`` queues;
 /// a thread of the store's own writes a batch at most every 100 ms), read by any thread
 /// (candles, the price at a time, TWAP: ``QuoteStore+Reads``).
 ///
 /// Writing never stops prices being served: a full disk, a read-only or corrupt file, or one that
 /// is not SQLite makes the store ``Status/degraded(_:)``, says so in one line, drops what it
-/// cannot write (counted), and tries again with the next batch.
+/// cannot write (counted), and tries again with the next batch. A PostgreSQL server that is down or
+/// unreachable also makes it degraded, but its batches wait in the bounded queue and are tried again,
+/// from 100 ms to 5 s apart, until it answers.
 package final class QuoteStore: Sendable {
     /// What `/readyz` and `history` say of the store.
     package enum Status: Sendable, Equatable {
@@ -21,7 +23,7 @@ package final class QuoteStore: Sendable {
 
     /// Why a store could not be had at all.
     package enum OpenError: Error, CustomStringConvertible, Sendable, Equatable {
-        /// libsqlite3 is missing: the host runs without a store.
+        /// libsqlite3 (or libpq) is missing: the host runs without a store.
         case libraryMissing(String)
         /// The file's directory cannot be made, or the file cannot be created there.
         case cannotCreate(path: String, reason: String)
@@ -41,6 +43,10 @@ package final class QuoteStore: Sendable {
     package static let queueCapacity = 200_000
     /// The longest a quote waits in the queue while the writer is idle: one transaction at most this often.
     package static let batchInterval: Duration = .milliseconds(100)
+    /// The first and the longest pause before a server that failed is tried again (doubling between), in nanoseconds.
+    static let retryPauses: (first: UInt64, longest: UInt64) = (100_000_000, 5_000_000_000)
+    /// How long a writer that could not be had for a lasting reason (a newer layout, a corrupt file) is not asked for again.
+    static let reopenInterval: Duration = .seconds(1)
 
     package let settings: StoreSettings
     let backend: any StoreBackend
@@ -49,10 +55,10 @@ package final class QuoteStore: Sendable {
     private let status = Lock(Status.ok)
     private let diagnostics: Diagnostics
     private let clock: any PriceClock
-    /// Set once the writer's thread has ended.
-    private let ended = Lock(false)
+    /// Set once the writer's thread has ended (at once for a store opened only to read it).
+    let ended = Lock(false)
 
-    private init(settings: StoreSettings, backend: any StoreBackend, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int) {
+    init(settings: StoreSettings, backend: any StoreBackend, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int) {
         self.settings = settings
         self.backend = backend
         self.diagnostics = diagnostics
@@ -61,30 +67,40 @@ package final class QuoteStore: Sendable {
     }
 
     /// Opens the store `settings` name and starts its writer. A file that cannot be written (read-only,
-    /// corrupt, not SQLite) still gives a store: degraded, saying why, and read when it can be.
-    /// - Throws: ``OpenError`` when there can be no store: no libsqlite3, or a path that cannot be created.
+    /// corrupt, not SQLite), or a PostgreSQL server that cannot be reached or refuses, still gives a store:
+    /// degraded, saying why, and read when it can be.
+    /// - Throws: ``OpenError`` when there can be no store: no libsqlite3 (or libpq), or a path that cannot be created.
     package static func open(_ settings: StoreSettings, diagnostics: Diagnostics, clock: any PriceClock = SystemClock(),
                              library loaded: Result<LibSQLite, LibSQLite.LoadError> = LibSQLite.shared,
+                             postgresLibrary: Result<LibPQ, LibPQ.LoadError> = LibPQ.shared,
                              capacity: Int = QuoteStore.queueCapacity) throws(OpenError) -> QuoteStore {
-        let library: LibSQLite
-        switch loaded {
-        case .success(let loaded): library = loaded
+        let backend: any StoreBackend
+        switch Self.backend(for: settings.location, sqlite: loaded, postgres: postgresLibrary) {
+        case .success(let made): backend = made
         case .failure(let error): throw .libraryMissing(error.description)
         }
-        try makeDirectory(of: settings.path)
-        let store = QuoteStore(settings: settings, backend: SQLiteBackend(library: library, path: settings.path), diagnostics: diagnostics,
-                               clock: clock, capacity: capacity)
+        if case .sqlite(let path) = settings.location { try makeDirectory(of: path) }
+        let store = QuoteStore(settings: settings, backend: backend, diagnostics: diagnostics, clock: clock, capacity: capacity)
         var writer: (any StoreWriting)?
         do throws(StoreFailure) {
             writer = try store.backend.makeWriter()
         } catch where error.cannotCreate {
-            throw .cannotCreate(path: settings.path, reason: error.reason)
+            throw .cannotCreate(path: backend.location, reason: error.reason)
         } catch {
             store.degrade(because: error)
         }
         let box = UncheckedBox(writer)
         guard DetachedThread.start({ store.runWriter(box.value) }) else { throw .noThread }
         return store
+    }
+
+    /// The engine `location` names, on its library; why not when that library could not be loaded.
+    static func backend(for location: StoreLocation, sqlite: Result<LibSQLite, LibSQLite.LoadError>,
+                        postgres: Result<LibPQ, LibPQ.LoadError>) -> Result<any StoreBackend, SystemLibrary.LoadError> {
+        switch location {
+        case .sqlite(let path): sqlite.map { SQLiteBackend(library: $0, path: path) as any StoreBackend }
+        case .postgres(let url): postgres.map { PostgresBackend(library: $0, url: url) as any StoreBackend }
+        }
     }
 
     /// Makes the directories above `path` (as `mkdir -p` does), or says why not.
@@ -118,44 +134,78 @@ package final class QuoteStore: Sendable {
     /// The store's state now.
     package var currentStatus: Status { status.withLock { $0 } }
 
-    /// The writer's thread: a batch when one is due, until the store closes.
+    /// The writer's thread: a batch when one is due, until the store closes. A batch that failed for a reason that
+    /// may pass (a server down) goes back to the head of the queue, and the writer pauses before trying again;
+    /// any other failure drops it (counted).
     private func runWriter(_ writer: (any StoreWriting)?) {
         defer { ended.withLock { $0 = true } }
         var writer = writer
         var nextPrune = clock.wallNow
         let interval = UInt64(Self.batchInterval.components.attoseconds / 1_000_000_000)
         var due = StoreQueue.monotonicNanoseconds()
+        var pause = Self.retryPauses.first
+        var refused: (until: ContinuousClock.Instant, failure: StoreFailure)?
         while let batch = queue.take(due: due) {
             let started = clock.now
-            if writer == nil { writer = reopen() }
+            var failure: StoreFailure?
+            if writer == nil {
+                if let refused, ContinuousClock.now < refused.until {
+                    failure = refused.failure
+                } else {
+                    writer = reopen(&failure)
+                    // A server that refused for good is asked again once a second, not at every batch (a file, local and
+                    // cheap to open, at every batch: the next quote after it is fixed is kept).
+                    refused = backend.readsLocally ? nil : failure.map { (ContinuousClock.now + Self.reopenInterval, $0) }
+                }
+            }
             if let current = writer {
                 do throws(StoreFailure) {
                     let written = try current.write(batch)
                     metrics.wrote(written, of: batch.count, in: clock.now - started)
                     recover()
-                    if clock.wallNow >= nextPrune {
-                        nextPrune = clock.wallNow.addingTimeInterval(3_600)
-                        try prune(current)
-                    }
                 } catch {
-                    metrics.dropped(batch.count)
+                    failure = error
+                }
+            }
+            if let failure {
+                degrade(because: failure)
+                if failure.transient, !queue.isClosing {
+                    // The connection is suspect: a new one next time. The batch left nothing behind (one transaction).
+                    writer?.finish()
+                    writer = nil
+                    refused = nil
+                    queue.requeue(batch)
+                    queue.pause(until: StoreQueue.monotonicNanoseconds() + pause)
+                    pause = min(pause * 2, Self.retryPauses.longest)
+                    due = StoreQueue.monotonicNanoseconds()
+                    continue
+                }
+                metrics.dropped(batch.count)
+                // A writer that failed is opened afresh next time: one that opened a read-only file would fail forever.
+                writer?.finish()
+                writer = nil
+            } else if let current = writer, clock.wallNow >= nextPrune {
+                nextPrune = clock.wallNow.addingTimeInterval(3_600)
+                do throws(StoreFailure) {
+                    try prune(current)
+                } catch {
                     degrade(because: error)
                 }
-            } else {
-                metrics.dropped(batch.count)
             }
+            pause = Self.retryPauses.first
             queue.settle(batch.count)
             due = StoreQueue.monotonicNanoseconds() + interval
         }
         writer?.finish()
     }
 
-    /// A writer for a file that could not be opened before (made writable, or replaced, since).
-    private func reopen() -> (any StoreWriting)? {
+    /// A writer for a file that could not be opened before (made writable, or replaced, since), or a server that
+    /// answers again; `nil`, with `failure` set, when it still cannot be had.
+    private func reopen(_ failure: inout StoreFailure?) -> (any StoreWriting)? {
         do throws(StoreFailure) {
             return try backend.makeWriter()
         } catch {
-            degrade(because: error)
+            failure = error
             return nil
         }
     }
@@ -173,8 +223,11 @@ package final class QuoteStore: Sendable {
             defer { status = .degraded(reason) }
             return status != .degraded(reason)
         }
-        if changed {
-            diagnostics.warning("the quote store \(settings.path) cannot be written: \(reason); prices are still served, and quotes are not kept until it can")
+        guard changed else { return }
+        if error.transient {
+            diagnostics.warning("the quote store \(settings.location) cannot be written: \(reason); prices are still served, and quotes wait in memory (at most \(queue.capacity)) until it can")
+        } else {
+            diagnostics.warning("the quote store \(settings.location) cannot be written: \(reason); prices are still served, and quotes are not kept until it can")
         }
     }
 
@@ -183,12 +236,6 @@ package final class QuoteStore: Sendable {
             defer { status = .ok }
             return status
         }
-        if case .degraded = was { diagnostics.warning("the quote store \(settings.path) is written again") }
+        if case .degraded = was { diagnostics.warning("the quote store \(settings.location) is written again") }
     }
-}
-
-/// A value handed to another thread that then owns it alone.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }

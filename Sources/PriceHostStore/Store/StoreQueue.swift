@@ -96,6 +96,35 @@ final class StoreQueue: @unchecked Sendable {
         }
     }
 
+    /// Puts back `batch`, which the writer took and could not write for now, before what came since: it is tried
+    /// again first. Past ``capacity`` the oldest are dropped (and counted), as on a push.
+    func requeue(_ batch: [StoredQuote]) {
+        locked {
+            let waiting = entries[head...]
+            let overflow = max(0, batch.count + waiting.count - capacity)
+            let kept = batch.count > overflow ? Array(batch[overflow...]) : []
+            entries = kept + waiting.dropFirst(max(0, overflow - batch.count))
+            head = 0
+            droppedOnOverflow += UInt64(overflow)
+            settled += UInt64(overflow)
+            pthread_cond_broadcast(condition)
+        }
+    }
+
+    /// Sleeps until `deadline` (monotonic nanoseconds) or until the store closes, whichever comes first: the writer's
+    /// pause before it tries a server again. A flush does not cut it short.
+    func pause(until deadline: UInt64) {
+        locked {
+            while !closing, Self.monotonicNanoseconds() < deadline {
+                var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+                pthread_cond_timedwait(condition, mutex, &time)
+            }
+        }
+    }
+
+    /// Whether the store is closing: no more quotes are taken.
+    var isClosing: Bool { locked { closing } }
+
     /// The writer wrote (or dropped) `count` quotes it took.
     func settle(_ count: Int) {
         locked {

@@ -25,18 +25,24 @@ struct BoardPageTests {
         #expect(Set(urls) == ["http://www.w3.org/2000/svg"], "\(urls)")
         #expect(html.matches(of: try Regex(#"(?i)(src|href|action)\s*=\s*(?!["']?data:)"#)).isEmpty, "only data: in src/href")
         #expect(!html.contains("//cdn") && !html.contains("@import") && !html.contains("url("))
-        for banned in ["<img", "<iframe", "<object", "<embed", "<base", "import(", "WebSocket", "EventSource", "localStorage", "innerHTML", "outerHTML", "document.write"] {
+        for banned in ["<img", "<iframe", "<object", "<embed", "<base", "import(", "WebSocket", "EventSource", "innerHTML", "outerHTML", "document.write"] {
             #expect(!html.contains(banned), "\(banned)")
         }
-        // Every request the script makes is to a path of its own server.
+        // Every request the script makes is to a path of its own server: the stream and the board's
+        // config directly, the charts' candles and history through getJSON.
         let fetches = html.matches(of: try Regex(#"fetch\([^,)]*,"#)).map { String(html[$0.range]) }
-        #expect(fetches.count == 3 && fetches.allSatisfy { $0.hasPrefix("fetch('/v1/") }, "\(fetches)")
+        #expect(fetches == ["fetch('/v1/stream?' + query,", "fetch(path + '?' + query,", "fetch('/v1/board?' + query,"], "\(fetches)")
+        let paths = html.matches(of: try Regex(#"getJSON\('[^']*'"#)).map { String(html[$0.range]) }
+        #expect(paths == ["getJSON('/v1/candles'", "getJSON('/v1/history'"], "\(paths)")
     }
 
-    @Test func theTokenTravelsOnlyInTheAuthorizationHeader() {
+    @Test func theTokenTravelsOnlyInTheAuthorizationHeader() throws {
         let script = BoardPage.script
         #expect(script.contains("h.Authorization = 'Bearer ' + token"))
         #expect(script.contains("sessionStorage.setItem(KEY, token)"))
+        // What outlives the tab (localStorage) is the chart range alone, never the token.
+        let kept = script.matches(of: try Regex(#"localStorage\.[a-zA-Z]+\([^)]*\)"#)).map { String(script[$0.range]) }
+        #expect(kept == ["localStorage.getItem(RANGE_KEY)", "localStorage.getItem(RANGE_KEY)", "localStorage.setItem(RANGE_KEY, range)"], "\(kept)")
         #expect(!script.contains("console."), "nothing logged")
         // The form has no name to submit under, and its field none: not even a browser's default submission puts it in a URL.
         #expect(!html.contains("name=\"token\"") && html.contains("<input id=\"token\" type=\"password\""))
@@ -66,22 +72,29 @@ struct BoardPageTests {
         #expect(html.contains("<label for=\"token\">"))
         #expect(html.contains("prefers-color-scheme:dark"))
         let script = BoardPage.script
-        #expect(script.contains("role: 'img'") && script.contains("'aria-labelledby': id + 't'"), "the sparkline has a name in words")
+        #expect(script.contains("role: 'img'") && script.contains("'aria-labelledby': id + 't'"), "each chart has a name in words")
+        // The charts' range: a group with a legend, each choice a radio button inside its label.
+        #expect(html.contains("<fieldset id=\"range\">\n<legend>Charts</legend>"))
+        for (value, name) in [("15m", "15 min"), ("1h", "1 hour"), ("1d", "1 day")] {
+            #expect(html.contains("<label><input type=\"radio\" name=\"range\" value=\"\(value)\"> \(name)</label>"), "\(name)")
+        }
         #expect(script.contains("scope: 'col'") && script.contains("scope: 'row'"))
     }
 
-    /// The page inlines `board.js` and `board.css` as they are written, less each file's last
-    /// newline: what SwiftPM embeds at build time is the file, byte for byte, and the page
-    /// is what it was when the two lived in Swift strings (23,304 bytes then).
+    /// The page inlines `chart.js` then `board.js` as one script, and `board.css`, as they are
+    /// written, less each file's last newline: what SwiftPM embeds at build time is the file, byte
+    /// for byte (the page was 23,304 bytes when the two first files lived in Swift strings).
     @Test func theScriptAndStyleAreTheBoardFilesByteForByte() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().path + "/Sources/PriceHostService/Serve/Board/"
+        let chart = try String(contentsOfFile: folder + "chart.js", encoding: .utf8)
         let js = try String(contentsOfFile: folder + "board.js", encoding: .utf8)
         let css = try String(contentsOfFile: folder + "board.css", encoding: .utf8)
-        #expect(js.hasSuffix(";\n})();\n") && css.hasSuffix("}\n"))
-        #expect(BoardPage.script == String(js.dropLast()))
+        #expect(chart.hasPrefix("'use strict';\n") && chart.hasSuffix(";\n})();\n") && js.hasSuffix(";\n})();\n") && css.hasSuffix("}\n"))
+        let script = String(chart.dropLast()) + "\n" + String(js.dropLast())
+        #expect(BoardPage.script == script)
         #expect(BoardPage.style == String(css.dropLast()))
-        #expect(Self.elements("script") == [String(js.dropLast())] && Self.elements("style") == [String(css.dropLast())])
+        #expect(Self.elements("script") == [script] && Self.elements("style") == [String(css.dropLast())])
         #expect(BoardPage.response.body.count == html.utf8.count)
     }
 }

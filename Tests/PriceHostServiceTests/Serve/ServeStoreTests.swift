@@ -80,8 +80,8 @@ import Testing
             return
         }
         defer { store.close() }
-        #expect(store.settings.path == directory.path + "/state/pricehost/quotes.db")
-        #expect(FileManager.default.fileExists(atPath: store.settings.path))
+        #expect(store.settings.location == .sqlite(directory.path + "/state/pricehost/quotes.db"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/state/pricehost/quotes.db"))
     }
 
     @Test func aQuoteServeGetsIsAnsweredAsThePriceAtItsTime() async throws {

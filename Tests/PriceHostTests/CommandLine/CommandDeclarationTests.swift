@@ -4,10 +4,12 @@ import Testing
 /// The commands' declarations (``ParsableCommand``) against what the command line took,
 /// refused and printed before they were declarations.
 struct CommandDeclarationTests {
-    /// Each command's options, as the hand-kept table in Invocation.swift had them, plus `watch --stream` (streaming).
+    /// Each command's options, as the hand-kept table in Invocation.swift had them, plus `watch --stream` (streaming),
+    /// `watch --record` and `history` (the quote store).
     static let optionsBefore: [String: Set<String>] = [
         "fetch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
-        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--stream", "--allow-insecure-plugins"],
+        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--stream", "--record", "--allow-insecure-plugins"],
+        "history": ["--config", "--asset", "--provider", "--aggregate", "--currency", "--interval", "--from", "--to", "--fill", "--at", "--twap", "--format"],
         "serve": ["--config", "--listen", "--allow-insecure-plugins"],
         "providers": ["--config", "--format", "--allow-insecure-plugins"],
         "check": ["--config", "--format", "--plugin", "--allow-insecure-plugins"],
@@ -27,7 +29,7 @@ struct CommandDeclarationTests {
 
     @Test func theFlagsAreTheOptionsThatTookNoValueBefore() {
         let flags = Set(Invocation.knownOptions.values.filter(\.isFlag).map(\.name))
-        #expect(flags == ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only", "--stream"])
+        #expect(flags == ["--allow-insecure-plugins", "--conformance", "--bad-settings", "--load-only", "--stream", "--record"])
         // One name is a flag for every command that takes it, or for none.
         for command in Invocation.commands {
             for spec in command.optionSpecs { #expect(Invocation.knownOptions[spec.name]?.isFlag == spec.isFlag, "\(spec.name)") }
@@ -65,7 +67,7 @@ struct CommandDeclarationTests {
         #expect(!HelpText.usage.contains("__complete"))
         #expect(!HelpText.usage.contains("__store-bench"))
         #expect(!HelpText.usage.contains("--load-only"))
-        #expect(throws: UsageError("unknown command 'probe'; commands are fetch, watch, serve, providers, check, new-plugin, completions")) {
+        #expect(throws: UsageError("unknown command 'probe'; commands are fetch, watch, serve, history, providers, check, new-plugin, completions")) {
             try Invocation.parse(["probe"])
         }
         let probe = try InvocationTests.parse(["__probe", "--plugin", "p.so", "--load-only"], as: ProbeCommand.self)
@@ -111,7 +113,8 @@ struct CommandDeclarationTests {
         #expect(try Invocation.parse(["--help"]).configPath == nil)
     }
 
-    /// The text `--help` printed when it was written by hand (and `watch --stream` and `completions` since); it is generated now, from the declarations.
+    /// The text `--help` printed when it was written by hand (and `watch --stream`, `completions`, `history` and `watch --record` since);
+    /// it is generated now, from the declarations.
     @Test func theGeneratedHelpIsTheHandWrittenOne() {
         #expect(HelpText.usage == Self.handWrittenHelp)
     }
@@ -121,9 +124,12 @@ struct CommandDeclarationTests {
 
         USAGE
           pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
-          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text]
-          pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median]
+          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--record]
+          pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median] [--record]
           pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/candles, /v1/price, /v1/twap, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz
+          pricehost history --asset CODE [--provider NAME] [--aggregate median] [--currency CODE] [--interval 1m|5m|15m|1h|4h|1d] [--from TIME] [--to TIME] [--fill previous] [--format text|json|csv]
+          pricehost history --asset CODE --at TIME [--provider NAME] [--aggregate median] [--format text|json|csv]   the last price at or before TIME
+          pricehost history --asset CODE --twap WINDOW [--at TIME] [--provider NAME] [--aggregate median] [--format text|json|csv]   the TWAP over the WINDOW before --at (default now)
           pricehost providers [--format text|json]
           pricehost check [--format text|json]
           pricehost check --plugin PATH [--config PATH]     conformance check of one plugin (PLUGINS.md)
@@ -140,10 +146,19 @@ struct CommandDeclarationTests {
           --format FORMAT   text (default), json (one object per line) or csv
           --aggregate median  (fetch, watch) ask every provider of the asset at once (--provider a,b,c, else
                             assets.CODE.providers) and print the median, min, max and spread; a median of
-                            one source comes with a warning saying why the others failed
+                            one source comes with a warning saying why the others failed; (history) the
+                            medians serve and watch --record kept
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
           --stream          print each price as the venues' WebSocket feeds push it, instead of polling every --interval
+          --record          (watch) keep each quote and median it prints in the quote store
+          --from TIME       (history) the first candle's start, ISO 8601 (2026-11-27T12:00:00Z);
+                            default: a day before --to
+          --to TIME         (history) the last candle's start at the latest; default: now
+          --fill previous   (history) a candle for each window with no quote: the previous close, count 0
+          --at TIME         (history) the price at TIME, ISO 8601; with --twap, the end of its window
+          --twap WINDOW     (history) the time-weighted average over the WINDOW (90s, 15m, 1h, 7d)
+                            before --at, else before now
           --language c|swift  (new-plugin) C with a Makefile (build: make), or a Swift package
                             (build: swift build -c release), on this installation's header or ProviderABI
           --dir DIR         (new-plugin) where to write it; must be new or empty

@@ -38,6 +38,7 @@ struct CompletionScriptTests {
     @Test func eachValueCompletesAsItsOptionSays() {
         let formats: [(any ParsableCommand.Type, [Invocation.Format])] = [
             (FetchCommand.self, FetchCommand.formats), (WatchCommand.self, WatchCommand.formats),
+            (HistoryCommand.self, HistoryCommand.formats),
             (ProvidersCommand.self, ProvidersCommand.formats), (CheckCommand.self, CheckCommand.formats),
         ]
         for (command, supported) in formats {
@@ -52,6 +53,8 @@ struct CompletionScriptTests {
         #expect(CompletionsCommand.argumentCompletion == .choices(["bash", "zsh", "fish"]))
         #expect(CompletionScript.bash.contains(#""fetch --format") echo "choices:text json csv" ;;"#))
         #expect(CompletionScript.bash.contains(#""providers --format") echo "choices:text json" ;;"#))
+        #expect(CompletionScript.bash.contains(#""history --interval") echo "choices:1m 5m 15m 1h 4h 1d" ;;"#))
+        #expect(CompletionScript.bash.contains(#""history --fill") echo "choices:previous" ;;"#))
     }
 
     @Test(arguments: [

@@ -55,7 +55,7 @@ struct InvocationTests {
         (["fetch", "--asset", "ABCDEFGHIJK"], "--asset \"ABCDEFGHIJK\" is not an asset code (2 to 10 letters or digits)"),
         (["fetch", "--asset", "BTC", "--config", "a", "--config", "b"], "option --config is given twice"),
         (["fetch", "providers", "--asset", "BTC"], "unexpected argument 'providers'; options take the form --name value"),
-        (["version"], "unknown command 'version'; commands are fetch, watch, serve, providers, check, new-plugin, completions"),
+        (["version"], "unknown command 'version'; commands are fetch, watch, serve, history, providers, check, new-plugin, completions"),
         (["check", "--currency", "USD"], "option --currency does not apply to 'check'"),
         (["fetch", "--asset", "BTC", "--config="], "--config needs a path"),
     ])

@@ -49,7 +49,7 @@ package struct ServeReload: Sendable {
             diagnostics.warning("serve.listen changed to \(config.serve.listen); still listening on \(address) until pricehost restarts")
         }
         if config.section(StoreSection.self) != previous.config.section(StoreSection.self) {
-            let kept = metrics.store.store.map { "the store stays \($0.settings.path) as it was" } ?? "the store stays as it was"
+            let kept = metrics.store.store.map { "the store stays \($0.settings.location) as it was" } ?? "the store stays as it was"
             diagnostics.warning("store changed in \(config.path); \(kept) until pricehost restarts")
         }
         state.replace(with: next)

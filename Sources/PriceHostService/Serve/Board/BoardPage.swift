@@ -3,9 +3,11 @@ import PriceHostCore
 
 /// The board `serve` answers `GET /` with: one self-contained page, its style and script
 /// inline, nothing loaded from elsewhere. Its script reads `/v1/board` (what to show),
-/// `/v1/history` (the sparklines' last 15 minutes) and `/v1/stream` (live prices), each
-/// with `fetch()` so that it can send the token in the `Authorization` header; the token
-/// is asked for once, kept in the tab's `sessionStorage`, and never put in a URL.
+/// `/v1/candles` (the charts, over the range chosen: 15 minutes, 1 hour or 1 day; from a
+/// server without candles, `/v1/history`) and `/v1/stream` (live prices), each with
+/// `fetch()` so that it can send the token in the `Authorization` header; the token is
+/// asked for once, kept in the tab's `sessionStorage`, and never put in a URL. The range
+/// alone is kept in `localStorage`.
 enum BoardPage {
     /// The page.
     static let html = """
@@ -24,6 +26,12 @@ enum BoardPage {
         <header>
         <h1>pricehost board</h1>
         <p id="status" role="status" aria-live="polite">Loading…</p>
+        <fieldset id="range">
+        <legend>Charts</legend>
+        <label><input type="radio" name="range" value="15m"> 15 min</label>
+        <label><input type="radio" name="range" value="1h"> 1 hour</label>
+        <label><input type="radio" name="range" value="1d"> 1 day</label>
+        </fieldset>
         </header>
         <form id="login" hidden>
         <h2>Token</h2>

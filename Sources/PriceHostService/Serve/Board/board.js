@@ -1,23 +1,30 @@
 'use strict';
 (() => {
-const WINDOW = 15 * 60 * 1000, MAX_POINTS = 900, MAX_STREAMS = 5, KEY = 'pricehost.token';
+const MAX_POINTS = 3600, MAX_STREAMS = 5, KEY = 'pricehost.token', RANGE_KEY = 'pricehost.range';
+// The charts' ranges: how far back, the candles asked for (and their size in minutes), how often
+// they are asked again (seconds), and the time axis' step (minutes).
+const RANGES = {
+  '15m': {name: '15 minutes', minutes: 15, interval: '1m', size: 1, every: 15, tick: 5},
+  '1h': {name: '1 hour', minutes: 60, interval: '1m', size: 1, every: 30, tick: 15},
+  '1d': {name: '1 day', minutes: 1440, interval: '15m', size: 15, every: 60, tick: 360},
+};
 const $ = (id) => document.getElementById(id);
 const page = new URLSearchParams(location.search);
 const interval = page.get('interval') || '5';
-let token = null;
+let token = null, range = '15m';
 try { token = sessionStorage.getItem(KEY); } catch (e) { token = null; }
-let run = 0, heartbeat = 15, currency = 'USD', historyNote = '';
+// Only the chart range is kept for good (localStorage): the token stays in the tab.
+try { if (RANGES[localStorage.getItem(RANGE_KEY)]) range = localStorage.getItem(RANGE_KEY); } catch (e) { /* the default */ }
+let run = 0, heartbeat = 15, currency = 'USD', chartNote = '';
+// The status that refused candles (404: a server without them; 503: no quote store), 0 while they come;
+// which range the in-memory history was asked for; the latest round of chart requests and its timer.
+let candlesMissing = 0, historyRange = null, chartAsk = 0, chartTimer = 0;
 let cards = new Map(), streams = [];
 
 function el(tag, attrs, text) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
   if (text != null) node.textContent = text;
-  return node;
-}
-function svg(tag, attrs) {
-  const node = document.createElementNS('http://www.w3.org/2000/svg', tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
   return node;
 }
 function headers(extra) {
@@ -97,9 +104,8 @@ function card(asset, index) {
   c.price = el('span', {class: 'amount', 'data-role': 'price'}, '—');
   c.big.append(c.price, ' ', el('span', {class: 'cur'}, currency));
   c.basis = el('p', {class: 'basis', 'data-role': 'basis'}, 'waiting for a price');
-  c.spark = svg('svg', {class: 'spark', viewBox: '0 0 300 60', preserveAspectRatio: 'none', role: 'img', 'aria-labelledby': id + 't'});
-  c.sparkTitle = svg('title', {id: id + 't'});
-  c.spark.append(c.sparkTitle);
+  c.chart = chart.make(id);
+  c.candles = null;
   c.stats = el('dl', {class: 'stats', 'data-role': 'stats', hidden: ''});
   const wrap = el('div', {class: 'wrap'});
   const table = el('table');
@@ -126,7 +132,7 @@ function card(asset, index) {
       staleAfter: p.staleAfterSeconds ?? 5, fallback: p.fallbackIntervalSeconds ?? 2,
       amount: null, time: 0, seen: 0, source: '', error: '', points: [], row, cells, failure: null});
   }
-  section.append(c.big, c.basis, c.spark, c.stats, wrap, c.failures, c.note);
+  section.append(c.big, c.basis, c.chart.node, c.stats, wrap, c.failures, c.note);
   cards.set(asset.asset, c);
   return section;
 }
@@ -177,38 +183,59 @@ function render(c, now, redraw) {
       c.stats.append(d);
     }
   }
+  // Only a fresh price joins the chart now: the store files a quote under its own time, so a stale
+  // one is in the candles already (or long before the range), not in the current candle.
+  if (sum && !stale && c.fresh && c.candles) fold(c, sum.median, now);
+  c.fresh = false;
   if (redraw && c.dirty) { draw(c, now); c.dirty = false; c.drawn = now; }
 }
 
+// The card's chart over the range, up to now: its candles, or without them each provider's prices
+// (the first line solid, the others dashed). The scale's labels are the exact highest and lowest text.
 function draw(c, now) {
-  const lines = [];
-  let low = Infinity, high = -Infinity;
-  for (const p of c.providers.values()) {
-    while (p.points.length && p.points[0].t < now - WINDOW) p.points.shift();
-    const pts = p.points.filter((q) => Number.isFinite(q.v));
-    for (const q of pts) { low = Math.min(low, q.v); high = Math.max(high, q.v); }
-    if (pts.length) lines.push(pts);
+  const r = RANGES[range], from = now - r.minutes * 60000;
+  const spec = {from, to: now, step: r.tick * 60000, lines: [], band: [], empty: 'no data'};
+  let highs, lows, last, what;
+  if (c.candles) {
+    const kept = c.candles.filter((k) => k.t + k.size > from);
+    const end = (k) => Math.min(k.t + k.size, now); // a close is the price at its candle's end
+    spec.lines.push(kept.map((k) => ({t: end(k), v: Number(k.close)})));
+    spec.band = kept.map((k) => ({t: end(k), hi: Number(k.high), lo: Number(k.low)}));
+    highs = kept.map((k) => k.high); lows = kept.map((k) => k.low);
+    last = kept.length && kept[kept.length - 1].close;
+    what = kept.length + ' candles of ' + r.size + ' min';
+  } else {
+    for (const p of c.providers.values()) {
+      while (p.points.length && p.points[0].t < from) p.points.shift();
+      const line = p.points.filter((q) => Number.isFinite(q.v));
+      if (line.length) spec.lines.push(line);
+    }
+    const all = [...c.providers.values()].flatMap((p) => p.points).sort((a, b) => a.t - b.t);
+    highs = lows = all.map((q) => q.a);
+    last = all.length && all[all.length - 1].a;
+    what = all.length + ' prices';
+    spec.empty = 'no data yet: the chart fills in as prices arrive';
   }
-  for (const node of [...c.spark.children]) if (node !== c.sparkTitle) node.remove();
-  const all = lines.flat().sort((a, b) => a.t - b.t);
-  if (!all.length) {
-    const t = svg('text', {x: '4', y: '34', class: 'empty'});
-    t.textContent = 'the last 15 minutes fill in as prices arrive';
-    c.spark.append(t);
-    c.sparkTitle.textContent = c.asset + ' in ' + currency + ': no prices yet';
-    return;
+  const top = summary(highs), bottom = summary(lows);
+  const name = c.asset + ' in ' + currency + ', last ' + r.name;
+  if (top) { spec.high = top.max; spec.low = bottom.min; }
+  const day = r.minutes > 60;
+  spec.title = !top ? name + ': no data'
+    : name + ' (' + what + ', ' + chart.time(from, day) + ' to ' + chart.time(now, day) + ' UTC): last ' + last + ', low ' + spec.low + ', high ' + spec.high;
+  chart.draw(c.chart, spec);
+}
+
+// A live price joins the last candle, or starts the next one, until the next round brings the server's.
+function fold(c, amount, now) {
+  const size = RANGES[range].size * 60000, t = Math.floor(now / size) * size;
+  const last = c.candles[c.candles.length - 1];
+  if (last && last.t === t && last.size === size) {
+    const both = summary([last.high, last.low, amount]);
+    Object.assign(last, {high: both.max, low: both.min, close: amount});
+  } else if (!last || last.t < t) {
+    c.candles.push({t, size, open: amount, high: amount, low: amount, close: amount});
   }
-  // From the oldest point kept (at most 15 minutes back; at least 10 seconds) to now.
-  const start = Math.min(now - 10000, all[0].t);
-  const span = high - low || 1;
-  for (const pts of lines) {
-    const xy = pts.map((q) => ((q.t - start) / (now - start) * 300).toFixed(1) + ',' + (high === low ? 30 : 56 - (q.v - low) / span * 52).toFixed(1));
-    if (xy.length === 1) xy.push('300,' + xy[0].split(',')[1]);
-    c.spark.append(svg('polyline', {points: xy.join(' ')}));
-  }
-  const range = summary(all.map((q) => q.a));
-  c.sparkTitle.textContent = c.asset + ' in ' + currency + ' over the last ' + Math.max(1, Math.round((now - all[0].t) / 60000)) + ' min: '
-    + all.length + ' prices, from ' + all[0].a + ' to ' + all[all.length - 1].a + (range ? ', low ' + range.min + ', high ' + range.max : '');
+  c.dirty = true;
 }
 
 function take(c, provider, quote) {
@@ -224,6 +251,7 @@ function take(c, provider, quote) {
   const lastPoint = p.points[p.points.length - 1];
   if (!lastPoint || at >= lastPoint.t) p.points.push({t: at, v: Number(quote.amount), a: quote.amount});
   if (p.points.length > MAX_POINTS) p.points.splice(0, p.points.length - MAX_POINTS);
+  c.fresh = true;
   c.dirty = true;
 }
 
@@ -308,48 +336,106 @@ function follow(provider, assets, mine) {
 function overall() {
   const down = streams.filter((s) => !s.live);
   if (!streams.length) return;
-  if (!down.length) status('Live: ' + streams.length + (streams.length > 1 ? ' streams' : ' stream') + ', polled every ' + interval + ' s unless streamed' + historyNote);
+  if (!down.length) status('Live: ' + streams.length + (streams.length > 1 ? ' streams' : ' stream') + ', polled every ' + interval + ' s unless streamed' + chartNote);
   else status('Reconnecting ' + down.map((s) => s.provider + (s.problem ? ' (' + s.problem + ')' : '')).join(', ') + '…', true);
 }
 
-// One provider's last 15 minutes of one asset: 200, or the status that said no (0: no answer).
-async function history(c, p, mine) {
-  const query = new URLSearchParams({asset: c.asset, currency, provider: p.name, minutes: '15'});
+// GET path?query with the token and a 5 s limit: {status, body}, status 0 when no answer came,
+// body null unless the answer was 200.
+async function getJSON(path, query) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), 5000);
   try {
-    const response = await fetch('/v1/history?' + query, {headers: headers(), cache: 'no-store', signal: controller.signal});
-    if (!response.ok) return response.status;
-    const body = await response.json();
-    if (mine !== run || !body || !Array.isArray(body.points)) return 0;
-    for (const point of body.points) {
-      const t = Date.parse(point.timestamp);
-      if ((point.provider || p.name) !== p.name || !Number.isFinite(t) || typeof point.amount !== 'string') continue;
-      p.points.push({t, v: Number(point.amount), a: point.amount});
-    }
-    p.points.sort((x, y) => x.t - y.t);
-    if (p.points.length > MAX_POINTS) p.points.splice(0, p.points.length - MAX_POINTS);
-    c.dirty = true;
-    return 200;
+    const response = await fetch(path + '?' + query, {headers: headers(), cache: 'no-store', signal: controller.signal});
+    return {status: response.status, body: response.ok ? await response.json() : null};
   } catch (e) {
-    return 0;
+    return {status: 0, body: null};
   } finally {
     clearTimeout(timer);
   }
 }
 
-// Every provider's history, four requests at a time; a server without /v1/history (404) is asked once.
-async function histories(mine) {
-  const jobs = [];
-  for (const c of cards.values()) for (const p of c.providers.values()) jobs.push([c, p]);
-  const failed = new Set();
-  for (let i = 0; i < jobs.length; i += 4) {
-    const codes = await Promise.all(jobs.slice(i, i + 4).map(([c, p]) => history(c, p, mine)));
-    if (mine !== run) return;
-    for (const code of codes) if (code !== 200) failed.add(code || 'no answer');
-    if (failed.has(404)) break;
+// One card's candles over the range, from its start rounded down to a whole candle: the median of
+// its providers where the card shows a median, else its one provider's. 200, or the status that said no.
+async function candles(c, isCurrent) {
+  const r = RANGES[range], size = r.size * 60000;
+  const from = Math.floor((Date.now() - r.minutes * 60000) / size) * size;
+  const query = new URLSearchParams({asset: c.asset, currency});
+  if (c.providers.size > 1) query.set('aggregate', 'median');
+  else query.set('provider', [...c.providers.keys()][0]);
+  query.set('interval', r.interval);
+  query.set('from', new Date(from).toISOString().replace(/\.\d+Z$/, 'Z'));
+  const {status, body} = await getJSON('/v1/candles', query);
+  if (status !== 200 || !isCurrent()) return status;
+  if (!Array.isArray(body)) return 0;
+  c.candles = body.map((k) => ({t: Date.parse(k.start), size, open: k.open, high: k.high, low: k.low, close: k.close}))
+    .filter((k) => Number.isFinite(k.t) && dec(k.high) && dec(k.low) && dec(k.close));
+  c.dirty = true;
+  return 200;
+}
+
+// One provider's prices of one asset that the server keeps in memory (the range, at most its last hour):
+// 200, or the status that said no.
+async function history(c, p, isCurrent) {
+  const minutes = String(Math.min(60, RANGES[range].minutes));
+  const {status, body} = await getJSON('/v1/history', new URLSearchParams({asset: c.asset, currency, provider: p.name, minutes}));
+  if (status !== 200 || !isCurrent()) return status;
+  if (!body || !Array.isArray(body.points)) return 0;
+  for (const point of body.points) {
+    const t = Date.parse(point.timestamp);
+    if ((point.provider || p.name) !== p.name || !Number.isFinite(t) || typeof point.amount !== 'string') continue;
+    p.points.push({t, v: Number(point.amount), a: point.amount});
   }
-  historyNote = failed.size ? '; no history from this server (' + [...failed].join(', ') + '): the sparklines start now' : '';
+  p.points.sort((x, y) => x.t - y.t);
+  if (p.points.length > MAX_POINTS) p.points.splice(0, p.points.length - MAX_POINTS);
+  c.dirty = true;
+  return 200;
+}
+
+// `ask` for each job, four at a time, until one answers a status of `stop`: the statuses that were not 200.
+async function inFours(jobs, ask, stop, isCurrent) {
+  const failed = new Set();
+  for (let i = 0; i < jobs.length && isCurrent(); i += 4) {
+    const codes = await Promise.all(jobs.slice(i, i + 4).map(ask));
+    for (const code of codes) if (code !== 200) failed.add(code || 'no answer');
+    if (stop.some((code) => failed.has(code))) break;
+  }
+  return failed;
+}
+
+// Every card's chart for the range: its candles. A server without them (404: an older serve; 503: no
+// quote store) gets asked for the prices it keeps in memory instead, once per range; after a 404 it is
+// not asked for candles again, after a 503 it is at each round, in case its store comes back.
+async function charts(isCurrent) {
+  const list = [...cards.values()].filter((c) => c.price && c.providers.size);
+  if (candlesMissing !== 404) {
+    const failed = await inFours(list, (c) => candles(c, isCurrent), [404, 503], isCurrent);
+    if (!isCurrent()) return;
+    candlesMissing = failed.has(404) ? 404 : failed.has(503) ? 503 : 0;
+  }
+  if (!candlesMissing) { chartNote = ''; historyRange = null; return; }
+  if (historyRange === range) return;
+  for (const c of list) {
+    c.candles = null;
+    c.dirty = true;
+    for (const p of c.providers.values()) p.points = [];
+  }
+  const jobs = list.flatMap((c) => [...c.providers.values()].map((p) => [c, p]));
+  const failed = await inFours(jobs, ([c, p]) => history(c, p, isCurrent), [404], isCurrent);
+  if (!isCurrent()) return;
+  historyRange = range;
+  chartNote = '; no candles from this server (' + candlesMissing + '): '
+    + (failed.size ? 'nor history (' + [...failed].join(', ') + '): the charts start now' : 'the charts show what it keeps in memory (at most an hour)');
+}
+
+// Asks for the charts now and again every `every` seconds of the range, until the board starts
+// again or the range changes: a round's answers count only while it is the latest.
+async function refresh(mine) {
+  clearTimeout(chartTimer);
+  const ask = ++chartAsk;
+  const isCurrent = () => mine === run && ask === chartAsk;
+  await charts(isCurrent);
+  if (isCurrent()) chartTimer = setTimeout(() => refresh(mine), RANGES[range].every * 1000);
 }
 
 function askForToken(why) {
@@ -391,8 +477,10 @@ async function start() {
     status('Nothing to show');
     return;
   }
-  status('Loading the last 15 minutes…');
-  await histories(mine);
+  candlesMissing = 0;
+  historyRange = null;
+  status('Loading the charts…');
+  await refresh(mine);
   if (mine !== run) return;
   const byProvider = new Map();
   for (const a of config.assets) for (const p of a.providers || []) {
@@ -420,6 +508,16 @@ $('login').addEventListener('submit', (event) => {
   $('login').hidden = true;
   start();
 });
+function showRange() {
+  for (const input of document.querySelectorAll('#range input')) input.checked = input.value === range;
+}
+$('range').addEventListener('change', (event) => {
+  if (!RANGES[event.target.value]) return;
+  range = event.target.value;
+  try { localStorage.setItem(RANGE_KEY, range); } catch (e) { /* this page's memory only */ }
+  for (const c of cards.values()) c.dirty = true;
+  if (cards.size) refresh(run);
+});
 $('forget').addEventListener('click', () => {
   try { sessionStorage.removeItem(KEY); } catch (e) { /* nothing kept */ }
   token = null;
@@ -433,5 +531,6 @@ setInterval(() => {
     render(c, now, true);
   }
 }, 1000);
+showRange();
 start();
 })();

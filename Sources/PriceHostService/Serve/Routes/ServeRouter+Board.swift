@@ -7,8 +7,8 @@ extension ServeRouter {
 
     /// `GET /[?asset=BTC,ETH][&currency=EUR][&interval=2]`: the board, one page with its style and
     /// script inline (``BoardPage``). It holds no prices and no config, so it needs no token: its
-    /// script asks `/v1/board`, `/v1/history` and `/v1/stream` for those, with the token the user
-    /// gives it. Parameters are checked as `/v1/prices` checks them, with the same 400.
+    /// script asks `/v1/board`, `/v1/candles` (or `/v1/history`) and `/v1/stream` for those, with
+    /// the token the user gives it. Parameters are checked as `/v1/prices` checks them, with the same 400.
     func board(_ request: ServeRequest) -> ServeResponse {
         do {
             _ = try ServeQuery.parse(request.query, allowed: Self.boardParameters, assetRequired: false)

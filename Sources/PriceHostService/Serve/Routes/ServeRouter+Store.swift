@@ -7,8 +7,8 @@ extension ServeRouter {
     /// `GET /v1/candles`, `/v1/price` and `/v1/twap`: read from the quote store (docs/history.md).
     /// 400 naming a bad parameter, 404 when there is no price, 503 without a store.
     ///
-    /// A price is one indexed lookup, answered on the event loop; candles and TWAPs read more and
-    /// are answered on the cooperative pool.
+    /// A price is one indexed lookup, answered on the event loop from SQLite's file; candles and TWAPs read more,
+    /// and PostgreSQL is a round trip, so those are answered on the cooperative pool.
     func stored(_ kind: HistoryQuery.Kind, _ request: ServeRequest, _ generation: ServeGeneration) -> ServeReply {
         let route = switch kind {
         case .candles: "candles"
@@ -34,6 +34,6 @@ extension ServeRouter {
             case .failure(let failure): .response(.json(failure.status, failure.json), route: route)
             }
         }
-        return kind == .price ? .now(answer()) : .later { answer() }
+        return kind == .price && store.readsLocally ? .now(answer()) : .later { answer() }
     }
 }

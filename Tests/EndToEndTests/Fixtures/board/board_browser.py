@@ -8,16 +8,24 @@ SPEC: {"port": serve's port, "path": the board's path and query, "token": the se
        "changedAsset": "SOL", "changedAmount": "150.5", "staleAsset": "ETH",
        "failingAsset": "DOGE", "streamAsset": "BTC", "streamProvider": "coinbase",
        "screenshot": where to save a PNG}
-or, to see the sparkline start from /v1/history (answered by the relay, as its contract says):
-      {"port", "path", "changedAsset", "history": {asset: {provider: [[seconds ago, amount], ...]}}}
+or, to see the charts start from /v1/history when /v1/candles is refused (both answered by the relay):
+      {"port", "path", "changedAsset", "candles": {"status": 503 or 404},
+       "history": {asset: {provider: [[seconds ago, amount], ...]}}}
+or, to see the charts drawn from /v1/candles and the range chosen, kept across a reload:
+      {"port", "path", "changedAsset", "emptyAsset",
+       "candles": {"status": 200, "series": {asset: [[open, high, low, close], ...]}}}
+  (a series' candles end with the one now is in, of the interval asked; an asset without one has none)
 
 The browser reaches serve through a loopback relay of this script's, which can cut every
-connection at once (a dropped network) and can answer /v1/history itself.
+connection at once (a dropped network) and can answer /v1/history and /v1/candles itself,
+as their contracts say, so that the board's side of them is seen whatever serve answers.
 
 It only looks and reports: one JSON object on stdout's last line, what the page showed
 and when; the Swift test decides. Every wait is bounded. Exit 2 when Chromium,
 chromedriver or selenium is missing (the reason on stdout), 1 when the browser failed.
 """
+import calendar
+import http
 import json
 import os
 import shutil
@@ -51,11 +59,17 @@ class Relay:
     """A TCP relay on loopback between the browser and serve, which can cut every
     connection through it at once: a dropped network, as the page sees one."""
 
-    def __init__(self, port, history=None):
+    def __init__(self, port, history=None, candles=None):
         self.target = ("127.0.0.1", port)
         # {asset: {provider: [[seconds ago, amount], ...]}}: /v1/history answered here, as its contract says.
         self.history = history
         self.asked = []
+        # {"status": 200, "series": {asset: [[open, high, low, close], ...]}}: /v1/candles answered here.
+        self.candles = candles
+        self.candles_asked = []
+        self.answers = {path: answer for path, answer, given in [("/v1/history", self.answer_history, history),
+                                                                 ("/v1/candles", self.answer_candles, candles)]
+                        if given is not None}
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.lock = threading.Lock()
@@ -72,13 +86,13 @@ class Relay:
                 return
             with self.lock:
                 self.sockets += [client, upstream]
-            requests = self.answer_history if self.history is not None else self.pump
+            requests = self.answer if self.answers else self.pump
             threading.Thread(target=requests, args=(client, upstream), daemon=True).start()
             threading.Thread(target=self.pump, args=(upstream, client), daemon=True).start()
 
-    def answer_history(self, client, upstream):
-        """Relays the browser's requests, but answers GET /v1/history itself. The browser
-        sends its next request on a connection only after the answer to the last one."""
+    def answer(self, client, upstream):
+        """Relays the browser's requests, but answers GET /v1/history and /v1/candles itself when
+        given them. The browser sends its next request on a connection only after the answer to the last one."""
         pending = b""
         try:
             while True:
@@ -89,24 +103,49 @@ class Relay:
                 while b"\r\n\r\n" in pending:
                     head, pending = pending.split(b"\r\n\r\n", 1)
                     target = head.split(b" ")[1].decode() if head.count(b" ") >= 2 else ""
-                    if not target.startswith("/v1/history?"):
+                    parts = urllib.parse.urlsplit(target)
+                    if parts.path not in self.answers:
                         upstream.sendall(head + b"\r\n\r\n")
                         continue
-                    query = urllib.parse.parse_qs(urllib.parse.urlsplit(target).query)
-                    asset, provider = query.get("asset", [""])[0], query.get("provider", [""])[0]
-                    self.asked.append({name: values[0] for name, values in query.items()})
-                    now = time.time()
-                    points = [{"provider": provider, "amount": amount, "source": "rest",
-                               "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now - ago)) + "Z"}
-                              for ago, amount in self.history.get(asset, {}).get(provider, [])]
-                    body = json.dumps({"asset": asset, "currency": query.get("currency", ["USD"])[0],
-                                       "minutes": 15, "points": points}).encode()
-                    client.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+                    query = {name: values[0] for name, values in urllib.parse.parse_qs(parts.query).items()}
+                    status, value = self.answers[parts.path](query)
+                    body = json.dumps(value).encode()
+                    client.sendall(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                                   % (status, http.HTTPStatus(status).phrase.encode(), len(body)) + body)
                 if len(pending) > 65536:
                     break
         except OSError:
             pass
         Relay.end(client, upstream)
+
+    def answer_history(self, query):
+        asset, provider = query.get("asset", ""), query.get("provider", "")
+        self.asked.append(query)
+        now = time.time()
+        points = [{"provider": provider, "amount": amount, "source": "rest", "timestamp": iso(now - ago)}
+                  for ago, amount in self.history.get(asset, {}).get(provider, [])]
+        return 200, {"asset": asset, "currency": query.get("currency", "USD"), "minutes": 15, "points": points}
+
+    def answer_candles(self, query):
+        """/v1/candles as its contract says: the candles whose start is within [from, now], oldest first;
+        what the board asked is kept, with how far back its `from` was when it asked."""
+        now = time.time()
+        try:
+            since = calendar.timegm(time.strptime(query.get("from", ""), "%Y-%m-%dT%H:%M:%SZ"))
+        except ValueError:
+            since = None
+        self.candles_asked.append(dict(query, fromSecondsAgo=None if since is None else round(now - since)))
+        status = self.candles.get("status", 200)
+        if status != 200:
+            return status, {"error": "no quote store: the relay has none" if status == 503 else "no route GET /v1/candles"}
+        size = {"1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14400, "1d": 86400}.get(query.get("interval", "1m"))
+        if since is None or size is None:
+            return 400, {"error": "a bad from or interval: %r" % query}
+        series = self.candles.get("series", {}).get(query.get("asset", ""), [])
+        last = int(now) // size * size
+        starts = [last - (len(series) - 1 - index) * size for index in range(len(series))]
+        return 200, [{"start": iso(start), "open": o, "high": h, "low": l, "close": c, "count": 3}
+                     for start, (o, h, l, c) in zip(starts, series) if start >= since]
 
     @staticmethod
     def pump(source, sink):
@@ -138,6 +177,11 @@ class Relay:
         for end in cutting:
             end.close()
         return len(cutting) // 2
+
+
+def iso(seconds):
+    """A time as the API writes it: ISO 8601 in UTC, to the second."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
 def wait_for(check, seconds, step=0.05):
@@ -238,7 +282,30 @@ def row(browser, asset, provider):
         """, asset, provider)
 
 
+def chart(browser, asset):
+    """What the asset's chart shows: its name in words, the price scale's labels, the time axis'
+    labels, each line's count of points, whether a band is drawn, and the text shown instead of a line."""
+    return text(browser, """
+        const svg = document.querySelector(`[data-asset='${arguments[0]}'] svg.chart`);
+        if (!svg) return null;
+        const label = document.getElementById(svg.getAttribute('aria-labelledby'));
+        const one = (role) => { const e = svg.querySelector(`[data-role=${role}]`); return e ? e.textContent : null; };
+        const empty = svg.querySelector('.empty');
+        return {label: label ? label.textContent : null, role: svg.getAttribute('role'), high: one('high'), low: one('low'),
+                times: [...svg.querySelectorAll('[data-role=time]')].map((e) => e.textContent),
+                polylines: [...svg.querySelectorAll('polyline')].map((l) => l.getAttribute('points').split(' ').length),
+                band: !!svg.querySelector('polygon.band'), empty: empty ? empty.textContent : null};""", asset)
+
+
+def labelled(browser, asset, *words):
+    """The asset's chart once its name in words has every one of `words`, else None."""
+    shown = chart(browser, asset)
+    return shown if shown and all(word in (shown.get("label") or "") for word in words) else None
+
+
 def observe(browser, spec, result):
+    if spec.get("candles", {}).get("status") == 200:
+        return observe_candles(browser, spec, result)
     if spec.get("history") is not None:
         return observe_history(browser, spec, result)
     started = time.monotonic()
@@ -295,23 +362,23 @@ def observe(browser, spec, result):
                                  spec["streamAsset"])
 
     # What a screen reader has: the status line, headings, the table's headers, and the
-    # sparkline as an image named in words, its prices in text.
+    # chart as an image named in words, its prices in text.
     step(result, "a screen reader's view")
-    # The sparklines are drawn once a second: wait (at most 5 s) for the changed card's, named with its new price.
+    # The charts are drawn once a second: wait (at most 5 s) for the changed card's, named with its new price.
     wait_for(lambda: text(browser, """
-        const spark = document.querySelector(`[data-asset='${arguments[0]}'] svg`);
-        const label = spark && document.getElementById(spark.getAttribute('aria-labelledby'));
-        return !!(label && spark.querySelectorAll('polyline').length && label.textContent.includes(arguments[1]));""",
+        const chart = document.querySelector(`[data-asset='${arguments[0]}'] svg`);
+        const label = chart && document.getElementById(chart.getAttribute('aria-labelledby'));
+        return !!(label && chart.querySelectorAll('polyline').length && label.textContent.includes(arguments[1]));""",
                                   changed, spec["changedAmount"]), 5)
     result["accessibility"] = text(browser, """
         const status = document.getElementById('status');
         const card = document.querySelector(`[data-asset='${arguments[0]}']`);
-        const spark = card.querySelector('svg');
-        const label = document.getElementById(spark.getAttribute('aria-labelledby'));
+        const chart = card.querySelector('svg');
+        const label = document.getElementById(chart.getAttribute('aria-labelledby'));
         return {statusRole: status.getAttribute('role'), statusLive: status.getAttribute('aria-live'), status: status.textContent,
                 heading: document.getElementById(card.getAttribute('aria-labelledby')).textContent,
-                sparkRole: spark.getAttribute('role'), sparkLabel: label ? label.textContent : null,
-                polylines: spark.querySelectorAll('polyline').length,
+                chartRole: chart.getAttribute('role'), chartLabel: label ? label.textContent : null,
+                polylines: chart.querySelectorAll('polyline').length,
                 rowHeaders: card.querySelectorAll('tbody th[scope=row]').length,
                 columnHeaders: card.querySelectorAll('thead th[scope=col]').length,
                 bodyText: document.body.innerText};""", changed)
@@ -355,23 +422,54 @@ def observe(browser, spec, result):
     result["streamStale"] = silent or row(browser, *stream)
 
 
-def observe_history(browser, spec, result):
-    """The sparkline, filled from /v1/history (answered by the relay) before the stream adds to it."""
-    relay = Relay(spec["port"], history=spec["history"])
+def load(browser, relay, spec, result):
+    """Opens the board through the relay: the changed asset's first price, as the page shows it."""
     step(result, "load the page")
     browser.get("http://127.0.0.1:%d%s" % (relay.port, spec["path"]))
     asset = spec["changedAsset"]
     result["price"] = wait_for(lambda: (price(browser, asset) or "—") != "—" and price(browser, asset), 15)
-    label = "return document.getElementById(document.querySelector(`[data-asset='${arguments[0]}'] svg`).getAttribute('aria-labelledby')).textContent;"
-    step(result, "the sparkline")
+    return asset
+
+
+def observe_history(browser, spec, result):
+    """The chart, refused candles, filled from /v1/history (both answered by the relay) before the stream adds to it."""
+    relay = Relay(spec["port"], history=spec["history"], candles=spec.get("candles"))
+    asset = load(browser, relay, spec, result)
+    step(result, "the chart")
     # History is drawn first; the stream's first price joins it at the next redraw (once a second).
-    latest = " to %s," % result["price"]
-    result["sparkLabel"] = wait_for(lambda: latest in (text(browser, label, asset) or "") and text(browser, label, asset), 5) \
-        or text(browser, label, asset)
-    result["polylinePoints"] = text(browser, "return [...document.querySelectorAll(`[data-asset='${arguments[0]}'] polyline`)]"
-                                             ".map(l => l.getAttribute('points').split(' ').length);", asset)
+    result["chart"] = wait_for(lambda: labelled(browser, asset, "last %s," % result["price"]), 5) or chart(browser, asset)
     result["status"] = text(browser, "return document.getElementById('status').textContent;")
     result["historyAsked"] = relay.asked
+    result["candlesAsked"] = relay.candles_asked
+
+
+def observe_candles(browser, spec, result):
+    """The charts drawn from /v1/candles (answered by the relay) with the stream's prices joining the
+    last candle; then the range chosen with the mouse, asked for, and kept across a reload."""
+    relay = Relay(spec["port"], candles=spec["candles"])
+    asset = load(browser, relay, spec, result)
+    step(result, "the candles")
+    result["chart"] = wait_for(lambda: labelled(browser, asset, "candles", "last %s," % result["price"]), 5) or chart(browser, asset)
+    result["empty"] = chart(browser, spec["emptyAsset"])
+    result["firstAsked"] = list(relay.candles_asked)
+    result["range"] = text(browser, """
+        const f = document.getElementById('range');
+        return {legend: f.querySelector('legend').textContent,
+                choices: [...f.querySelectorAll('label')].map((l) => [l.textContent.trim(), l.querySelector('input[type=radio]').value])};""")
+
+    step(result, "one day")
+    before = len(relay.candles_asked)
+    browser.find_element(By.XPATH, "//fieldset[@id='range']//label[input[@value='1d']]").click()
+    result["dayChart"] = wait_for(lambda: labelled(browser, asset, "last 1 day ("), 5) or chart(browser, asset)
+    result["dayAsked"] = relay.candles_asked[before:]
+    result["stored"] = text(browser, "return localStorage.getItem('pricehost.range');")
+
+    step(result, "a reload")
+    before = len(relay.candles_asked)
+    browser.refresh()
+    wait_for(lambda: len(relay.candles_asked) > before, 10)
+    result["reloadAsked"] = relay.candles_asked[before:]
+    result["checkedAfterReload"] = text(browser, "const i = document.querySelector('#range input:checked'); return i ? i.value : null;")
 
 
 def requests(browser):

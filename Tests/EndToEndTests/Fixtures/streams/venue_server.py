@@ -22,14 +22,19 @@ the n-th list of steps, the last list for any later connection. A step:
   ["pings", N]                 N pings at once, not waiting for pongs
   ["big", BYTES]               a text message of BYTES bytes
   ["hold"]                     stay open until the client leaves
+  ["flood", TEXT, COUNT, RATE] COUNT messages, RATE a second: TEXT with SEQ, PRICE and TIME
+                               replaced by the message's number n (from 1), 50000 + n, and
+                               the time it is sent (UTC, ms); logs "SENT <n> <unix ms>" each
 After the last step the connection stays open until the client leaves.
 """
 import asyncio
+import datetime
 import json
 import os
 import signal
 import ssl
 import sys
+import time
 
 signal.alarm(120)
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -112,8 +117,24 @@ class Venue:
             await ws.send("x" * step[1])
         elif kind == "hold":
             await ws.wait_closed()
+        elif kind == "flood":
+            await self.flood(ws, step[1], step[2], step[3])
         else:
             raise ValueError("unknown step %r" % (step,))
+
+    async def flood(self, ws, text, count, rate):
+        # Paced against the start, so that a late wake-up sends a burst rather than lowering the rate.
+        started = time.monotonic()
+        for number in range(1, count + 1):
+            ahead = number / rate - (time.monotonic() - started)
+            if ahead > 0:
+                await asyncio.sleep(ahead)
+            milliseconds = time.time_ns() // 1_000_000
+            seconds, fraction = divmod(milliseconds, 1000)
+            stamp = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
+            message = text.replace("SEQ", str(number)).replace("PRICE", str(50000 + number))
+            await ws.send(message.replace("TIME", "%s.%03dZ" % (stamp, fraction)))
+            log("SENT %d %d" % (number, milliseconds))
 
 
 async def main():

@@ -2,8 +2,9 @@
 ///
 /// - `series`: one row per pair and origin (a provider's name, or `@median`); the other tables name it by `id`.
 /// - `quotes`: every quote, kept `rawRetentionDays`: the series, the venue's time and the receipt's lag behind it
-///   (both in milliseconds), the exact amount text, and the source (0 stream, 1 rest). The key is the whole row
-///   but the source, so a quote written twice is kept once, and the table is its own index (WITHOUT ROWID):
+///   (both in milliseconds), the exact amount text, and the source (0 stream, 1 rest). The key is the series, the
+///   venue's time and the amount: a quote got twice (again after a restart, by a second process, through the feed
+///   and its REST fallback) is kept once, as first received, and the table is its own index (WITHOUT ROWID):
 ///   about 30 bytes a quote on disk.
 /// - `candles`: OHLC per series, interval (`span`, in minutes: 1, 5, 15, 60, 240, 1440) and window start (in
 ///   minutes since 1970), with the times of the open and close quotes, so that a quote arriving late lands in
@@ -26,7 +27,7 @@ enum StoreSchema {
             lag INTEGER NOT NULL,
             amount TEXT NOT NULL,
             source INTEGER NOT NULL,
-            PRIMARY KEY(series, ts, lag, amount)) WITHOUT ROWID;
+            PRIMARY KEY(series, ts, amount)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS candles(
             series INTEGER NOT NULL,
             span INTEGER NOT NULL,

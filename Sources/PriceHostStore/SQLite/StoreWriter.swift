@@ -10,80 +10,6 @@ final class StoreWriter: StoreWriting {
         var start: Int64
     }
 
-    private struct CandleState {
-        var open: String, high: String, low: String, close: String
-        var count: Int64
-        var openTimestamp: Int64, closeTimestamp: Int64
-        /// `high` and `low` read once as numbers, so that each quote is compared without reading them again.
-        var highValue: ScaledAmount, lowValue: ScaledAmount
-
-        init(_ amount: String, at timestamp: Int64) {
-            open = amount; high = amount; low = amount; close = amount
-            count = 0
-            openTimestamp = timestamp; closeTimestamp = timestamp
-            highValue = ScaledAmount(amount); lowValue = highValue
-        }
-
-        /// Adds one quote (`value` is `amount` read): the earliest (by the venue's time) opens, the latest closes
-        /// (the later one written on a tie).
-        mutating func add(_ amount: String, _ value: ScaledAmount, at timestamp: Int64) {
-            count += 1
-            if timestamp < openTimestamp { open = amount; openTimestamp = timestamp }
-            if timestamp >= closeTimestamp { close = amount; closeTimestamp = timestamp }
-            if ScaledAmount.compare(value, amount, highValue, high) > 0 { high = amount; highValue = value }
-            if ScaledAmount.compare(value, amount, lowValue, low) < 0 { low = amount; lowValue = value }
-        }
-    }
-
-    /// An amount's text (`-?digits(.digits)?`) as an integer and its decimal places, when it has at most 18 digits:
-    /// two such compare as integers. Any other text compares as ``DecimalText`` compares it, the same order.
-    /// Each quote is compared with the high and low of six candles: reading the text each time was a sixth of a write.
-    private struct ScaledAmount {
-        var units: Int64
-        /// Digits after the point; -1 when the text is not read (too many digits, or not the usual form).
-        var places: Int
-
-        init(_ text: String) {
-            var units: Int64 = 0
-            var places = -1
-            var digits = 0
-            var negative = false
-            var valid = true
-            for (index, byte) in text.utf8.enumerated() {
-                switch byte {
-                case UInt8(ascii: "-") where index == 0: negative = true
-                case UInt8(ascii: "."): valid = valid && places < 0 && digits > 0; places = 0
-                case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    digits += 1
-                    if places >= 0 { places += 1 }
-                    units = units &* 10 &+ Int64(byte - UInt8(ascii: "0"))
-                default: valid = false
-                }
-            }
-            let read = valid && digits > 0 && digits <= 18 && places != 0
-            self.units = read ? (negative ? -units : units) : 0
-            self.places = read ? max(places, 0) : -1
-        }
-
-        /// -1, 0 or 1 as `left` (`leftText` read) is below, equal to or above `right`.
-        static func compare(_ left: ScaledAmount, _ leftText: String, _ right: ScaledAmount, _ rightText: String) -> Int {
-            guard left.places >= 0, right.places >= 0 else { return DecimalText.compare(leftText, rightText) }
-            var (a, b) = (left.units, right.units)
-            // To the same places: at most 18 digits each, so a scale of up to 10^18 fits unless the value is large.
-            for _ in left.places..<max(left.places, right.places) {
-                let (scaled, overflow) = a.multipliedReportingOverflow(by: 10)
-                if overflow { return DecimalText.compare(leftText, rightText) }
-                a = scaled
-            }
-            for _ in right.places..<max(left.places, right.places) {
-                let (scaled, overflow) = b.multipliedReportingOverflow(by: 10)
-                if overflow { return DecimalText.compare(leftText, rightText) }
-                b = scaled
-            }
-            return a < b ? -1 : a > b ? 1 : 0
-        }
-    }
-
     private let connection: SQLiteConnection
     private let spans = CandleInterval.allCases.map(\.minutes)
     /// Each series' id, once read or made; forgotten when a transaction fails (its new rows are gone).
@@ -159,9 +85,9 @@ final class StoreWriter: StoreWriting {
                 guard connection.changes > 0 else { continue }
                 written += 1
                 let value = ScaledAmount(quote.amount)
-                let minute = Self.floorDivide(quote.timestamp, 60_000)
+                let minute = StoreTime.floorDivide(quote.timestamp, 60_000)
                 for span in spans {
-                    let key = CandleKey(series: series, span: span, start: Self.floorDivide(minute, span) * span)
+                    let key = CandleKey(series: series, span: span, start: StoreTime.floorDivide(minute, span) * span)
                     let slot: Int
                     if let found = slots[key] {
                         slot = found
@@ -194,7 +120,7 @@ final class StoreWriter: StoreWriting {
         do throws(SQLiteError) {
             try connection.execute("BEGIN IMMEDIATE")
             try connection.execute("DELETE FROM quotes WHERE series IN (SELECT id FROM series) AND ts < \(rawBefore)")
-            let minute = Self.floorDivide(candlesBefore, 60_000)
+            let minute = StoreTime.floorDivide(candlesBefore, 60_000)
             try connection.execute("DELETE FROM candles WHERE series IN (SELECT id FROM series) AND span IN (\(spans.map(String.init).joined(separator: ","))) AND start < \(minute)")
             try connection.execute("COMMIT")
         } catch {
@@ -227,16 +153,7 @@ final class StoreWriter: StoreWriting {
         select.bind(1, key.series); select.bind(2, key.span); select.bind(3, key.start)
         defer { select.reset() }
         guard try select.step() else { return nil }
-        var candle = CandleState(select.text(0), at: select.int64(5))
-        candle.high = select.text(1); candle.low = select.text(2); candle.close = select.text(3)
-        candle.highValue = ScaledAmount(candle.high); candle.lowValue = ScaledAmount(candle.low)
-        candle.count = select.int64(4); candle.closeTimestamp = select.int64(6)
-        return candle
-    }
-
-    /// `value / divisor` rounded toward minus infinity: a time before 1970 belongs to the window that starts before it.
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return value % divisor < 0 ? quotient - 1 : quotient
+        return CandleState(open: select.text(0), high: select.text(1), low: select.text(2), close: select.text(3), count: select.int64(4),
+                           openTimestamp: select.int64(5), closeTimestamp: select.int64(6))
     }
 }

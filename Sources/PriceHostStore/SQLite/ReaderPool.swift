@@ -1,10 +1,5 @@
 import ConcurrencyHelpers
 
-/// Why the store could not be read: SQLite's words, with what they mean.
-package struct StoreReadError: Error, CustomStringConvertible, Sendable, Equatable {
-    package var description: String
-}
-
 /// Read-only connections to the store's file, one per reader at a time: WAL lets them read while the writer writes.
 /// At most ``keep`` idle ones are kept; a burst of readers opens more and closes them after.
 final class ReaderPool: Sendable {
@@ -37,5 +32,15 @@ final class ReaderPool: Sendable {
         } catch {
             throw StoreReadError(description: "the quote store \(path) cannot be read: " + error.reason)
         }
+    }
+
+    /// Closes the idle connections: while one is open, SQLite keeps the file's shared memory as it first mapped it
+    /// (read-only, for a file that was), and a writer opened after the file is made writable would still fail.
+    func closeIdle() {
+        let closing = idle.withLock { idle in
+            defer { idle.removeAll() }
+            return idle
+        }
+        _ = closing
     }
 }
