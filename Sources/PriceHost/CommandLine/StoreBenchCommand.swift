@@ -13,20 +13,16 @@ import ProviderABI
 ///   default) in chunks of ``chunk`` with a flush after each, so every batch is one chunk and the writer never
 ///   waits: its throughput. With `--rate R`, R a second, paced every millisecond and left to the writer's own
 ///   100 ms batches, then one flush: whether it keeps up, by the quotes dropped and the deepest queue seen.
-/// - `fill [--days D] [--now TIME]`: a store of one pair (BTC-USD from coinbase) ending at TIME (floored to the
-///   minute; default now): a quote a minute for the D days before the last 7, then a quote a second for the
-///   last 7, all through the writer, so it makes every candle. Then the store is opened again and the last
-///   minute's quotes written, so the writer's prune, on a clock at TIME, drops the raw quotes past 7 days as
-///   a long-running `serve` would have.
-/// - `reads [--count N] [--now TIME]`: on a filled store (TIME its end), what `/v1/candles` and `/v1/price`
-///   do without HTTP (``QuoteStore/answer(_:config:now:)`` and the body's JSON), timed.
+/// - `fill [--days D] [--now TIME]`: one pair (BTC-USD, coinbase) to TIME (default now): a quote a minute for the
+///   D days before the last 7, a quote a second for the last 7, all through the writer; reopened, its prune drops
+///   the raw quotes past 7 days as a long-running `serve` would.
+/// - `reads [--count N] [--now TIME]`: on a filled store, `/v1/candles` and `/v1/price` without HTTP, timed.
 struct StoreBenchCommand: SynchronousCommand {
     enum Mode: String, CaseIterable, Sendable {
         case ingest, fill, reads
     }
 
-    /// `MODE`, as given; `validate()` checks it.
-    var modeName: String?
+    var modeName: String?  // `MODE`, as given; `validate()` checks it
     /// `--path PATH`: the store's file.
     var path: String?
     /// `--count N`: quotes to ingest, or price reads to time.

@@ -1,8 +1,8 @@
 extension SQLiteBackend {
     /// The file's rows and pages (``QuoteStore/Footprint``), read through a reader's connection.
-    func footprint() throws(StoreReadError) -> QuoteStore.Footprint {
-        try readers.read { connection throws(SQLiteError) -> QuoteStore.Footprint in
-            var footprint = QuoteStore.Footprint(quotes: try connection.integer("SELECT count(*) FROM quotes"),
+    func footprint() throws(StoreReadError) -> StoreFootprint {
+        try readers.read { connection throws(SQLiteError) -> StoreFootprint in
+            var footprint = StoreFootprint(quotes: try connection.integer("SELECT count(*) FROM quotes"),
                                                  candles: try connection.integer("SELECT count(*) FROM candles"),
                                                  bytes: 0, freePages: try connection.integer("PRAGMA freelist_count"),
                                                  pageSize: try connection.integer("PRAGMA page_size"), tableBytes: [:])
