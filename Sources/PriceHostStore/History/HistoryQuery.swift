@@ -49,10 +49,12 @@ package struct HistoryQuery: Sendable, Equatable {
         var query = HistoryQuery(kind: kind)
         var seen = Set<String>()
         for (name, value) in parameters {
-            guard kind.parameters.contains(name) else {
-                throw Problem(parameter: name, message: "unknown parameter \(JSONValue.quoted(name)); this route takes \(kind.parameters.joined(separator: ", "))")
+            do throws(QueryParameter.Problem) {
+                guard kind.parameters.contains(name) else { throw QueryParameter.unknown(name, allowed: kind.parameters) }
+                guard seen.insert(name).inserted else { throw QueryParameter.repeated(name) }
+            } catch {
+                throw Problem(parameter: name, message: error.message)
             }
-            guard seen.insert(name).inserted else { throw Problem(parameter: name, message: "parameter \(name) is given twice") }
             try query.read(name, value)
         }
         guard !query.asset.isEmpty else { throw Problem(parameter: "asset", message: "asset is required, e.g. asset=BTC") }
@@ -70,25 +72,19 @@ package struct HistoryQuery: Sendable, Equatable {
     }
 
     private mutating func read(_ name: String, _ value: String) throws(Problem) {
+        do throws(QueryParameter.Problem) {
+            switch name {
+            case "asset": asset = try QueryParameter.asset(value); return
+            case "currency": currency = try QueryParameter.currency(value); return
+            case "provider": origin = .provider(try QueryParameter.provider(value)); return
+            case "aggregate": try QueryParameter.aggregate(value); origin = .median; return
+            default: break
+            }
+        } catch {
+            // A provider's name ends "; name one": a history query asks one provider, not a list.
+            throw Problem(parameter: name, message: error.message + (name == "provider" ? "; name one" : ""))
+        }
         switch name {
-        case "asset":
-            guard let code = AssetCode.normalized(value) else {
-                throw Problem(parameter: name, message: "asset \(JSONValue.quoted(value)) is not an asset code (2 to 10 letters or digits)")
-            }
-            asset = code
-        case "currency":
-            guard let code = AssetCode.normalized(value) else {
-                throw Problem(parameter: name, message: "currency \(JSONValue.quoted(value)) is not a currency code (2 to 10 letters or digits)")
-            }
-            currency = code
-        case "provider":
-            guard ProviderName.isValid(value) else {
-                throw Problem(parameter: name, message: "provider \(JSONValue.quoted(value)) is not a provider name (\(ProviderName.rule)); name one")
-            }
-            origin = .provider(value)
-        case "aggregate":
-            guard value == "median" else { throw Problem(parameter: name, message: "aggregate takes median, not \(JSONValue.quoted(value))") }
-            origin = .median
         case "interval":
             guard let interval = CandleInterval(rawValue: value) else {
                 throw Problem(parameter: name, message: "unknown interval \(JSONValue.quoted(value)); expected \(CandleInterval.names)")

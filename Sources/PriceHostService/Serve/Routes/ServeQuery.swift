@@ -23,10 +23,8 @@ struct ServeQuery: Sendable, Equatable {
     /// The most assets one request may ask for.
     static let maxAssets = 100
 
-    /// A message for the client.
-    struct Problem: Error, Equatable {
-        package var message: String
-    }
+    /// A message for the client: the words every route's parameters share.
+    typealias Problem = QueryParameter.Problem
 
     /// Reads `parameters`, which may be only those in `allowed`; `asset` is required unless `assetRequired` is false.
     /// - Parameter maximumMinutes: the most `minutes` may be: an hour from memory, more from the quote store.
@@ -35,36 +33,26 @@ struct ServeQuery: Sendable, Equatable {
         var query = ServeQuery()
         var seen = Set<String>()
         for (name, value) in parameters {
-            guard allowed.contains(name) else {
-                throw Problem(message: "unknown parameter \(JSONValue.quoted(name)); this route takes \(allowed.joined(separator: ", "))")
-            }
-            guard name == "asset" || seen.insert(name).inserted else { throw Problem(message: "parameter \(name) is given twice") }
+            guard allowed.contains(name) else { throw QueryParameter.unknown(name, allowed: allowed) }
+            guard name == "asset" || seen.insert(name).inserted else { throw QueryParameter.repeated(name) }
             switch name {
             case "asset":
                 for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    guard let code = AssetCode.normalized(String(part)) else {
-                        throw Problem(message: "asset \(JSONValue.quoted(String(part))) is not an asset code (2 to 10 letters or digits)")
-                    }
+                    let code = try QueryParameter.asset(String(part))
                     if !query.assets.contains(code) { query.assets.append(code) }
                 }
             case "currency":
-                guard let code = AssetCode.normalized(value) else {
-                    throw Problem(message: "currency \(JSONValue.quoted(value)) is not a currency code (2 to 10 letters or digits)")
-                }
-                query.currency = code
+                query.currency = try QueryParameter.currency(value)
             case "provider":
                 var names: [String] = []
                 for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                    let provider = String(part)
-                    guard ProviderName.isValid(provider) else {
-                        throw Problem(message: "provider \(JSONValue.quoted(provider)) is not a provider name (\(ProviderName.rule))")
-                    }
+                    let provider = try QueryParameter.provider(String(part))
                     guard !names.contains(provider) else { throw Problem(message: "provider names \(JSONValue.quoted(provider)) twice") }
                     names.append(provider)
                 }
                 query.providers = names
             case "aggregate":
-                guard value == "median" else { throw Problem(message: "aggregate takes median, not \(JSONValue.quoted(value))") }
+                try QueryParameter.aggregate(value)
                 query.aggregateMedian = true
             case "minutes":
                 guard (1...9).contains(value.utf8.count), value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
