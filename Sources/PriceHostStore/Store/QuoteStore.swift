@@ -160,8 +160,8 @@ package final class QuoteStore: Sendable {
             }
             if let current = writer {
                 do throws(StoreFailure) {
-                    let written = try current.write(batch)
-                    metrics.wrote(written, of: batch.count, in: clock.now - started)
+                    _ = try current.write(batch)
+                    metrics.wrote(batch.count, in: clock.now - started)
                     recover()
                 } catch {
                     failure = error

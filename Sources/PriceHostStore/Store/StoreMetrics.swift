@@ -14,10 +14,10 @@ final class StoreMetrics: Sendable {
 
     private let counts = Lock(Counts())
 
-    /// A batch of `total` quotes was committed in `duration`, `written` of them new (the rest were kept already).
-    func wrote(_ written: Int, of total: Int, in duration: Duration) {
+    /// A batch of `count` quotes was committed in `duration` (those the store kept already among them: written, skipped).
+    func wrote(_ count: Int, in duration: Duration) {
         counts.withLock { counts in
-            counts.written += total
+            counts.written += count
             counts.batches.record(duration)
         }
     }
