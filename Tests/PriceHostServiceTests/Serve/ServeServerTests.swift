@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PriceHostCore
 import PriceHostTesting
 import PriceHostTestTraits
 @testable import PriceHostService
@@ -10,8 +11,9 @@ import Testing
 @Suite(.offThePool, .timeLimit(.minutes(1)))
 struct ServeServerTests {
     /// A started server on a free port with `settings`, answering with `handler`.
-    static func started(_ settings: ServeSettings = ServeSettings(), handler: @escaping ServeServer.Handler) throws -> ServeServer {
-        let server = try ServeServer(address: try #require(ListenAddress("127.0.0.1:0")), limits: .init(settings))
+    static func started(_ settings: ServeSettings = ServeSettings(), clock: any PriceClock = SystemClock(),
+                        handler: @escaping ServeServer.Handler) throws -> ServeServer {
+        let server = try ServeServer(address: try #require(ListenAddress("127.0.0.1:0")), limits: .init(settings), clock: clock)
         let running = server.start(handler: handler, finished: { _, _, _, _ in }, taskExecutor: laterAnswers)
         try #require(running)
         return server

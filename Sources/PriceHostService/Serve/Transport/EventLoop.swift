@@ -12,6 +12,8 @@ import Synchronization
 /// connections (``adopt(_:)``), and work answered on the cooperative pool hands back its answer
 /// (``schedule(_:connection:sequence:)``), which the loop writes in its connection's request order.
 /// Every ``scanMilliseconds`` it looks at each connection's timeouts, and at the server stopping.
+/// The instants it hands its connections are the server's clock's (``ServeServer/clock``): the
+/// timeouts are measured on it, while the scans keep to the machine's time.
 final class EventLoop: Sendable {
     private let poll: EventPoll
     private let server: ServeServer
@@ -56,6 +58,8 @@ final class EventLoop: Sendable {
     }
 
     var limits: ServeServer.Limits { server.limits }
+    /// Now, on the clock the timeouts are measured on.
+    var now: ContinuousClock.Instant { server.clock.now }
     var isStopping: Bool { server.isStopping }
 
     /// Starts the loop's thread; false when it cannot start.
@@ -134,7 +138,7 @@ final class EventLoop: Sendable {
             let sinceScan = Int(Socket.milliseconds(since: lastScan))
             let timeout = open == 0 ? 1000 : max(0, Self.scanMilliseconds - sinceScan) + 1
             let count = poll.wait(&events, milliseconds: Int32(timeout))
-            var now = ContinuousClock.now
+            var now = self.now
             var woken = false
             for index in 0..<count {
                 let event = events[index]
@@ -164,7 +168,7 @@ final class EventLoop: Sendable {
                     }
                     return (inbox.arrivals, inbox.completions)
                 }
-                now = ContinuousClock.now
+                now = self.now
                 for descriptor in arrivals {
                     let connection = ServeConnection(descriptor: descriptor, serial: serials.add(1, ordering: .relaxed).newValue, at: now)
                     guard poll.add(descriptor, connection.interest) else {
@@ -185,10 +189,11 @@ final class EventLoop: Sendable {
             let stopping = isStopping
             if (woken && stopping) || Socket.milliseconds(since: lastScan) >= Double(Self.scanMilliseconds) {
                 lastScan = ContinuousClock.now
+                let scanned = self.now
                 // By index: closing a connection empties its entry, which iterating a copy would copy the array for.
                 for index in connections.indices {
                     guard let connection = connections[index] else { continue }
-                    settle(connection, connection.check(self, at: lastScan))
+                    settle(connection, connection.check(self, at: scanned))
                 }
             }
             if open == 0, stopping || woken {

@@ -137,7 +137,7 @@ final class ServeConnection {
                 read = true
             case .refused(let status, let message):
                 let started = requestStarted ?? now
-                loop.finished(nil, "invalid", status, Socket.milliseconds(since: started))
+                loop.finished(nil, "invalid", status, Socket.milliseconds(from: started, to: now))
                 slots.append(Slot(sequence: nextSequence, request: nil, started: started,
                                   answer: .response(.error(status, message), route: "invalid")))
                 nextSequence += 1
@@ -202,7 +202,7 @@ final class ServeConnection {
         if let requestStarted {
             guard now - requestStarted >= .milliseconds(limits.headerTimeoutMilliseconds) else { return .keep }
             // Part of a request and then nothing (slowloris): say so, and close.
-            loop.finished(nil, "invalid", 408, Socket.milliseconds(since: requestStarted))
+            loop.finished(nil, "invalid", 408, Socket.milliseconds(from: requestStarted, to: now))
             output.append(ServeResponse.error(408, "the request did not arrive in time").serialized(keepAlive: false))
             endReading()
             closeWhenWritten = true

@@ -14,7 +14,7 @@ package struct ServeRequest: Sendable, Equatable {
     var body: [UInt8] = []
     /// True when the connection stays open after the answer (HTTP/1.1 unless `Connection: close`).
     var keepAlive: Bool
-    /// When its first byte arrived (set by the connection): what the access log's time counts from.
+    /// When its first byte arrived (set by the connection, on the server's clock): what the access log's time counts from.
     package var received: ContinuousClock.Instant = .now
 
     /// The first value of header `name` (lower case).

@@ -43,6 +43,9 @@ package final class ServeServer: Sendable {
     /// The address listened on, with the port the kernel chose for port 0.
     package let address: ListenAddress
     package let limits: Limits
+    /// What the connections' timeouts are read from (idle, header, send): the system's clock when
+    /// serving, a ``TestClock`` in a test that moves past a timeout without racing it.
+    let clock: any PriceClock
     private let listener: Int32
     /// Connections open, streams included: counted up when accepted, down when closed.
     private let openCount = Atomic<Int>(0)
@@ -65,7 +68,7 @@ package final class ServeServer: Sendable {
 
     /// Binds and listens.
     /// - Throws: ``ServeError`` with the system's reason (the port in use, say).
-    package init(address: ListenAddress, limits: Limits) throws(ServeError) {
+    package init(address: ListenAddress, limits: Limits, clock: any PriceClock = SystemClock()) throws(ServeError) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw ServeError(address: address, reason: String(cString: strerror(errno))) }
         var yes: Int32 = 1
@@ -95,6 +98,7 @@ package final class ServeServer: Sendable {
         listener = descriptor
         self.address = ListenAddress(host: address.host, port: UInt16(bigEndian: socketAddress.sin_port))
         self.limits = limits
+        self.clock = clock
     }
 
     /// True once ``drain(within:)`` began: answers say `Connection: close`.

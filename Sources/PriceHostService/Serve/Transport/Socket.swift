@@ -31,7 +31,12 @@ enum Socket {
 
     /// Milliseconds from `start` to now.
     package static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = start.duration(to: .now)
+        milliseconds(from: start, to: .now)
+    }
+
+    /// The milliseconds from `start` to `end`.
+    static func milliseconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Double {
+        let elapsed = start.duration(to: end)
         return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     }
 }
