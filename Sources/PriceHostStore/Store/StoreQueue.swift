@@ -72,9 +72,19 @@ final class StoreQueue: @unchecked Sendable {
     /// How many wait now.
     var depth: Int { locked { entries.count - head } }
 
+    /// What the writer takes: every quote queued, and whether someone waits for it (a flush, or the store closing).
+    struct Batch {
+        var quotes: [StoredQuote]
+        var awaited: Bool
+    }
+
     /// The writer's wait: returns what is queued once `due` (monotonic nanoseconds) has passed, or sooner
     /// when a flush is asked for or the store closes; `nil` when closing with nothing left.
-    func take(due: UInt64) -> [StoredQuote]? {
+    ///
+    /// The queue's storage is handed over whole, so the mutex is held for a moment whatever the batch's
+    /// size: the writer may run at idle priority (``WriterPriority``), and a stream's thread must never
+    /// wait behind it for the mutex.
+    func take(due: UInt64) -> Batch? {
         locked {
             while true {
                 let waiting = entries.count - head
@@ -89,10 +99,13 @@ final class StoreQueue: @unchecked Sendable {
                     pthread_cond_timedwait(condition, mutex, &deadline)
                 }
             }
-            let batch = Array(entries[head...])
-            entries.removeAll(keepingCapacity: entries.count <= 4 * capacity)
+            var quotes: [StoredQuote] = []
+            swap(&quotes, &entries)
+            // Room for as many as this batch: the pushes until the next one do not grow the array again.
+            entries.reserveCapacity(min(quotes.count, capacity))
+            let dropped = head
             head = 0
-            return batch
+            return Batch(quotes: dropped == 0 ? quotes : Array(quotes[dropped...]), awaited: closing || flushes > 0)
         }
     }
 
