@@ -44,14 +44,17 @@ struct StreamFleetTests {
         }
     }
 
-    /// - Parameter coinbase: the provider's settings besides the stream's.
-    static func fleet(instances: Int, venue: StreamVenue, coinbase: String = #""baseURL": "http://127.0.0.1:9""#) throws -> Fleet? {
+    /// - Parameters:
+    ///   - coinbase: the provider's settings besides the stream's.
+    ///   - extra: more top-level members of the config, after a comma (a `store`); by default the store is off.
+    static func fleet(instances: Int, venue: StreamVenue, coinbase: String = #""baseURL": "http://127.0.0.1:9""#,
+                      extra: String = #", "store": {"enabled": false}"#) throws -> Fleet? {
         guard let redis = try ServeFleet.startRedis() else { return nil }
         let sandbox = try Sandbox(config: """
             {"plugins": ["libCoinbaseProvider.so"],
              "providers": {"coinbase": {\(coinbase), "maxAttempts": 1, "stream": true, "streamURL": "\(venue.url())"}},
              "defaults": {"provider": "coinbase"},
-             "shared": {"redis": "\(redis.url)"\(ServeFleet.patient)}}
+             "shared": {"redis": "\(redis.url)"\(ServeFleet.patient)}\(extra)}
             """)
         var servers: [ServeProcess] = []
         do {

@@ -37,18 +37,21 @@ struct ServeWiring: ServeAssembly {
         var identities: [String: LibraryCache.FileKey] = [:]
         for plugin in catalog.report.plugins { identities[plugin.path] = ProviderCatalog.identity(of: plugin.path) }
         // The feeds are made once: a reload keeps them (and their connections); stream settings change on restart.
-        let feeds = feeds ?? makeFeeds(catalog: catalog, container: container, config: config, fleet: fleet)
+        let feeds = feeds ?? makeFeeds(catalog: catalog, container: container, config: config, fleet: fleet, metrics: metrics)
         return .success(ServeGeneration(config: config, container: container, catalog: catalog, service: service, identities: identities,
                                         fleet: fleet, feeds: feeds))
     }
 
     /// The feeds of the providers whose config says `"stream": true`; with a fleet, shared through
     /// Redis so that one instance holds each venue's connection (``FleetFeeds``).
-    private func makeFeeds(catalog: ProviderCatalog, container: Container, config: Config, fleet: SharedFleet?) -> any QuoteFeeds {
+    private func makeFeeds(catalog: ProviderCatalog, container: Container, config: Config, fleet: SharedFleet?,
+                           metrics: ServeMetrics) -> any QuoteFeeds {
         let local = CompositionRoot.makeFeeds(catalog: catalog, container: container, config: config, diagnostics: context.diagnostics,
                                               libcurl: context.environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName, enabledOnly: true)
         guard let fleet, !local.providers.isEmpty else { return local }
-        return FleetFeeds(local: local, fleet: fleet, diagnostics: context.diagnostics) { provider in
+        // A store the fleet shares is written by each feed's holder (one writer a quote); an instance's own file, by what it serves.
+        let keepHeld: (@Sendable (StreamUpdate) -> Void)? = metrics.store.isShared ? { @Sendable update in metrics.keepHeld(update) } : nil
+        return FleetFeeds(local: local, fleet: fleet, diagnostics: context.diagnostics, keepHeld: keepHeld) { provider in
             config.policy(for: provider).stream.staleAfter
         }
     }

@@ -100,12 +100,16 @@ package final class CoalescingPriceFetcher: PriceFetcher, QuoteCache {
             if lifetime > .zero { observer.cacheMiss(provider: provider) }
             let result: Result<Quote, any Error>
             var keep = lifetime
+            var fetchedHere = true
             if let shared, lifetime > .zero {
+                let fetched = Lock(false)
                 let outcome = await shared.quote(for: request, provider: provider, lifetime: lifetime, waitLimit: sharedWaitLimit) {
-                    await self.fetchUpstream(request)
+                    fetched.withLock { $0 = true }
+                    return await self.fetchUpstream(request)
                 }
                 result = outcome.result
                 keep = outcome.keep
+                fetchedHere = fetched.withLock { $0 }
             } else {
                 result = await fetchUpstream(request)
             }
@@ -115,7 +119,7 @@ package final class CoalescingPriceFetcher: PriceFetcher, QuoteCache {
                 if keep > .zero, case .success(let quote) = result { state.cache[request] = (quote, finished + keep) }
             }
             // Once per quote got: those answered from the cache or shared with joiners are the same one.
-            if case .success(let quote) = result { observer.received(quote) }
+            if case .success(let quote) = result { observer.received(quote, fetchedHere: fetchedHere) }
             flight.finish(result)
             return try result.get()
         }
@@ -165,10 +169,11 @@ package protocol FetchObserver: Sendable {
     /// An upstream fetch ended.
     func fetched(provider: String, succeeded: Bool, duration: Duration)
     /// A quote was got, by a fetch or from the fleet: told once, not again for each cache hit or joined request.
-    func received(_ quote: Quote)
+    /// `fetchedHere`: this instance fetched it upstream (false: another instance of the fleet did).
+    func received(_ quote: Quote, fetchedHere: Bool)
 }
 
 extension FetchObserver {
-    /// By default quotes are not kept: only `serve` keeps them (its history and price gauges).
-    package func received(_ quote: Quote) {}
+    /// By default quotes are not kept: only `serve` keeps them (its history, price gauges and store).
+    package func received(_ quote: Quote, fetchedHere: Bool) {}
 }

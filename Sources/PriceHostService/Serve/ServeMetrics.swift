@@ -64,17 +64,20 @@ package final class ServeMetrics: FetchObserver {
         quoteSeriesLimit = max(maximumQuoteSeries, 1)
     }
 
-    /// A fetch (or the fleet) brought `quote`: polled, so `"rest"`.
-    package func received(_ quote: Quote) {
-        record(quote, source: .rest, receivedAt: clock.wallNow)
+    /// A fetch (or the fleet) brought `quote`: polled, so `"rest"`. One another instance fetched is that
+    /// instance's to write to a store the fleet shares (``ServeStore/isShared``).
+    package func received(_ quote: Quote, fetchedHere: Bool) {
+        record(quote, source: .rest, receivedAt: clock.wallNow, toStore: fetchedHere || !store.isShared)
     }
 
     /// Keeps `quote`, got from `source` at `receivedAt`, in the history and the price gauges, unless it is one already kept.
-    /// - Parameter amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
-    package func record(_ quote: Quote, amount text: String? = nil, source: QuoteSource, receivedAt: Date) {
+    /// - Parameters:
+    ///   - amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
+    ///   - toStore: false when another instance writes it to the store the fleet shares.
+    package func record(_ quote: Quote, amount text: String? = nil, source: QuoteSource, receivedAt: Date, toStore: Bool = true) {
         let amount = text ?? DecimalAmount.format(quote.amount)
         guard history.record(quote, amount: amount, source: source, receivedAt: receivedAt) else { return }
-        store.record(quote, amount: amount, source: source, receivedAt: receivedAt)
+        if toStore { store.record(quote, amount: amount, source: source, receivedAt: receivedAt) }
         let series = QuoteHistory.Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
         state.withLock { state in
             state.quoteUpdates += 1
@@ -85,6 +88,12 @@ package final class ServeMetrics: FetchObserver {
             }
             state.quotes[series] = (amount, quote.timestamp, state.quoteUpdates)
         }
+    }
+
+    /// Writes what the fleet's feed holder got from its venue to the store the fleet shares: every quote a
+    /// client of any instance may get, once, whether or not this instance has a client of its pair.
+    package func keepHeld(_ update: StreamUpdate) {
+        store.record(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt)
     }
 
     /// Keeps a median serve computed, in the store (`aggregate=median`'s series).

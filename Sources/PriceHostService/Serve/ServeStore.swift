@@ -18,6 +18,13 @@ package enum ServeStore: Sendable {
         return nil
     }
 
+    /// Whether a fleet's instances share this store (PostgreSQL): each quote is then written by the one
+    /// instance that got it from upstream (the feed's holder, the fetch's lock holder), not by every
+    /// instance it reached. A file (SQLite) is an instance's own, and keeps all it serves.
+    package var isShared: Bool {
+        store.map { !$0.readsLocally } ?? false
+    }
+
     /// Opens the store `config` asks for. A path the config names that cannot be created is refused
     /// (`.failure`, a config error); anything else that stops the store is said once and served without.
     package static func open(_ config: Config, environment: [String: String], diagnostics: Diagnostics,

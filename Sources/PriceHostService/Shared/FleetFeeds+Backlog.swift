@@ -45,4 +45,17 @@ extension FleetFeeds {
         }
         return updates
     }
+
+    /// On taking a feed over: writes the events the fleet kept of each pair to the store the fleet shares.
+    /// What the last holder relayed and died before writing is among them; what it wrote is kept once.
+    func keepBacklog(_ provider: String, pairs: [QuoteRequest], keep: @Sendable (StreamUpdate) -> Void) async {
+        var kept = 0
+        for pair in pairs {
+            for update in await fleetBacklog(provider: provider, pair: pair, after: 0) ?? [] {
+                keep(update)
+                kept += 1
+            }
+        }
+        if kept > 0 { diagnostics.log(.info, "shared: wrote \(kept) of \(provider)'s kept events to the store on taking the feed over") }
+    }
 }

@@ -18,6 +18,10 @@ import ProviderABI
 ///   so the whole fleet shows the same sequence with the same ids.
 /// - **Redis down.** Each instance streams from its own connection, with a warning, until Redis
 ///   is back; then the fleet goes back to one connection per venue.
+/// - **A store the fleet shares** (PostgreSQL, ``keepHeld``). The holder writes what its feed brings,
+///   before relaying it; an instance that takes the feed over first writes the pairs' kept events
+///   (the store keeps a quote once, so those the last holder wrote are not doubled), so a quote a
+///   holder relayed and died before writing is not lost.
 package final class FleetFeeds: QuoteFeeds {
     /// How long the lease lasts without renewal.
     static let lease: Duration = .seconds(3)
@@ -40,6 +44,8 @@ package final class FleetFeeds: QuoteFeeds {
     let faultyKeys = KeyReports(every: .seconds(60))
     /// What the lease ticks, staleness and refusals are timed on, and the fleet's times read from.
     let clock: any PriceClock
+    /// Writes an update the holder's feed brought to the store the fleet shares; `nil` without one.
+    let keepHeld: (@Sendable (StreamUpdate) -> Void)?
 
     struct Feed {
         var listeners = ListenerRegistry()
@@ -72,10 +78,12 @@ package final class FleetFeeds: QuoteFeeds {
     ///   - local: this instance's own feeds: the upstream connections.
     ///   - staleAfter: a provider's `staleAfterSeconds`.
     ///   - clock: by default the system's.
+    ///   - keepHeld: writes what the feeds this instance holds bring to the store the fleet shares.
     package init(local: any QuoteFeeds, fleet: SharedFleet, diagnostics: Diagnostics, clock: any PriceClock = SystemClock(),
-                 staleAfter: @escaping @Sendable (String) -> Duration) {
+                 keepHeld: (@Sendable (StreamUpdate) -> Void)? = nil, staleAfter: @escaping @Sendable (String) -> Duration) {
         self.local = local
         self.clock = clock
+        self.keepHeld = keepHeld
         client = fleet.client
         metrics = fleet.metrics
         database = fleet.settings.redis.database
@@ -209,8 +217,12 @@ package final class FleetFeeds: QuoteFeeds {
                 return QuoteRequest(asset: asset, currency: currency)
             }
         }()
+        if took, let keepHeld { await keepBacklog(provider, pairs: pairs, keep: keepHeld) }
         subscribeUpstream(provider, pairs: pairs) { [weak self] update in
-            self?.state.withLock { $0.feeds[provider]?.relay }?.push(update)
+            guard let self else { return }
+            // Written, then relayed: a quote a client got is in the store, or in the backlog the next holder writes.
+            keepHeld?(update)
+            state.withLock { $0.feeds[provider]?.relay }?.push(update)
         }
     }
 

@@ -40,7 +40,12 @@ struct CoalescingPriceFetcherTests {
         func cacheMiss(provider: String) { values.withLock { $0["miss", default: 0] += 1 } }
         func coalesced(provider: String) { values.withLock { $0["coalesced", default: 0] += 1 } }
         func fetched(provider: String, succeeded: Bool, duration: Duration) { values.withLock { $0[succeeded ? "success" : "failure", default: 0] += 1 } }
-        func received(_ quote: Quote) { values.withLock { $0["received \(quote.asset)-\(quote.currency)", default: 0] += 1 } }
+        func received(_ quote: Quote, fetchedHere: Bool) {
+            values.withLock { values in
+                values["received \(quote.asset)-\(quote.currency)", default: 0] += 1
+                values[fetchedHere ? "fetched here" : "fetched by another instance", default: 0] += 1
+            }
+        }
         subscript(key: String) -> Int { values.withLock { $0[key, default: 0] } }
     }
 
@@ -60,6 +65,31 @@ struct CoalescingPriceFetcherTests {
             var results: [Result<Quote, any Error>] = []
             for await result in group { results.append(result) }
             return results
+        }
+    }
+
+    /// The fleet: another instance's quote from Redis, or this instance's fetch when the fleet says so.
+    struct FakeFleet: QuoteSharing {
+        /// true: the fleet has another instance's quote; false: this instance is the one to fetch.
+        let another: Bool
+        func quote(for request: QuoteRequest, provider: String, lifetime: Duration, waitLimit: Duration,
+                   fetch: @Sendable () async -> Result<Quote, any Error>) async -> SharedQuoteOutcome {
+            guard another else { return SharedQuoteOutcome(result: await fetch(), keep: lifetime) }
+            let quote = Quote(asset: request.asset, currency: request.currency, amount: 8, provider: provider, timestamp: Date(timeIntervalSince1970: 0))
+            return SharedQuoteOutcome(result: .success(quote), keep: lifetime)
+        }
+    }
+
+    /// What a store the fleet shares needs: whether the quote told was fetched here (written here) or by another instance.
+    @Test func aQuoteIsToldAsFetchedHereOnlyWhenThisInstanceFetchedIt() async throws {
+        for another in [true, false] {
+            let base = GatedFetcher(), counts = Counts()
+            base.gate.withLock { $0 = nil }
+            let fetcher = CoalescingPriceFetcher(provider: "gated", base: base, cacheSeconds: 5, observer: counts, shared: FakeFleet(another: another))
+            let quote = try await fetcher.fetchQuote(for: btc)
+            #expect(quote.amount == (another ? 8 : 7))
+            #expect(counts["fetched here"] == (another ? 0 : 1) && counts["fetched by another instance"] == (another ? 1 : 0))
+            #expect(base.calls.withLock { $0 } == (another ? 0 : 1))
         }
     }
 

@@ -57,11 +57,11 @@ struct ServeMetricsUnitTests {
 
     @Test func eachSeriesHasItsLastPriceAsAFloatAndItsTimeInSeconds() {
         let metrics = ServeMetrics()
-        metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170))
+        metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170), fetchedHere: true)
         metrics.record(Self.quote("BTC", "64000.2", milliseconds: 1_795_702_917_005), source: .stream, receivedAt: Date().addingTimeInterval(5))
-        metrics.received(Self.quote("BTC", "63999.5", provider: "kraken", milliseconds: 1_795_702_916_000))
+        metrics.received(Self.quote("BTC", "63999.5", provider: "kraken", milliseconds: 1_795_702_916_000), fetchedHere: true)
         // A quote got again changes nothing.
-        metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170))
+        metrics.received(Self.quote("BTC", "64000.10", milliseconds: 1_795_702_916_170), fetchedHere: true)
         let lines = metrics.exposition(plugins: [], rateLimitWaits: [:], openConnections: 0).split(separator: "\n").map(String.init)
         #expect(lines.contains(#"pricehost_quote_amount{asset="BTC",currency="USD",provider="coinbase"} 64000.2"#), "\(lines)")
         #expect(lines.contains(#"pricehost_quote_timestamp_seconds{asset="BTC",currency="USD",provider="coinbase"} 1795702917.005"#))
@@ -85,9 +85,9 @@ struct ServeMetricsUnitTests {
         for (index, amount) in amounts.enumerated() {
             if index > 0 { clock.advance(by: .milliseconds(1_100)) }
             let quote = Self.quote("BTC", amount, provider: "file", milliseconds: 1_795_702_900_000 + Int64(index) * 1_100)
-            metrics.received(quote)
+            metrics.received(quote, fetchedHere: true)
             // The same quote again (the file unchanged) is the same point, not another.
-            metrics.received(quote)
+            metrics.received(quote, fetchedHere: true)
         }
         for minutes in [15.0, 1] {
             let points = metrics.history.points(asset: "BTC", currency: "USD", providers: nil, since: clock.wallNow.addingTimeInterval(-minutes * 60))
@@ -101,10 +101,10 @@ struct ServeMetricsUnitTests {
 
     @Test func theGaugesKeepAtMostTheLimitEvictingTheLeastRecentlyUpdated() {
         let metrics = ServeMetrics(maximumQuoteSeries: 2)
-        metrics.received(Self.quote("AAA", "1", milliseconds: 1_000))
-        metrics.received(Self.quote("BBB", "2", milliseconds: 2_000))
-        metrics.received(Self.quote("AAA", "3", milliseconds: 3_000))
-        metrics.received(Self.quote("CCC", "4", milliseconds: 4_000))
+        metrics.received(Self.quote("AAA", "1", milliseconds: 1_000), fetchedHere: true)
+        metrics.received(Self.quote("BBB", "2", milliseconds: 2_000), fetchedHere: true)
+        metrics.received(Self.quote("AAA", "3", milliseconds: 3_000), fetchedHere: true)
+        metrics.received(Self.quote("CCC", "4", milliseconds: 4_000), fetchedHere: true)
         let text = metrics.exposition(plugins: [], rateLimitWaits: [:], openConnections: 0)
         #expect(text.contains(#"pricehost_quote_amount{asset="AAA",currency="USD",provider="coinbase"} 3.0"#), "\(text)")
         #expect(text.contains(#"pricehost_quote_amount{asset="CCC",currency="USD",provider="coinbase"} 4.0"#))

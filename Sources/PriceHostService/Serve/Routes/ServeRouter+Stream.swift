@@ -52,7 +52,9 @@ extension ServeRouter {
         let pair = QuoteRequest(asset: topic.asset, currency: topic.currency)
         return { deliver in
             feeds.subscribe(provider: provider, pair: pair) { update in
-                metrics.record(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt)
+                // Relayed by the fleet: the feed's holder wrote it to a store the fleet shares (``ServeMetrics/keepHeld(_:)``).
+                metrics.record(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt,
+                               toStore: update.fleetEvent == nil || !metrics.store.isShared)
                 deliver(update.json(between: "data: ", and: "\n\n"), update.fleetEvent.map { EventID(epoch: $0.epoch, sequence: $0.sequence) })
             }
         }
