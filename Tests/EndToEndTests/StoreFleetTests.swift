@@ -101,7 +101,17 @@ struct StoreFleetTests {
             let writes = try fleet.writes()
             #expect(writes.indices.filter { $0 != holder }.allSatisfy { writes[$0] == 0 }, "writes by instance: \(writes), holder \(holder)")
             #expect(writes[holder] >= after.rows && after.rows >= quotes.count / 3, "writes by instance: \(writes); \(after.rows) rows")
-            // Any two instances answer the same candles, byte for byte.
+            // Any two instances answer the same candles, byte for byte: asked once the venue has stopped and the
+            // last batch is in (the current minute's candle changes with every quote until then).
+            fleet.fleet.venue.stop()
+            var rows = try fleet.stored().rows
+            // Bounded: 50 looks, 200 ms apart, until two in a row agree.
+            for _ in 0..<50 {
+                usleep(200_000)
+                let now = try fleet.stored().rows
+                if now == rows { break }
+                rows = now
+            }
             let from = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-600))
             let answers = try fleet.servers.map { try $0.get("/v1/candles?asset=BTC&provider=coinbase&interval=1m&from=\(from)") }
             #expect(answers.allSatisfy { $0.status == 200 && $0.body.contains(#""count""#) }, "\(answers)")

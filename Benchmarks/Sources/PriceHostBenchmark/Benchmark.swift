@@ -42,6 +42,7 @@ enum Benchmark {
         case .stream: try StreamCase.run(context)
         case .streamFleet: try StreamFleetCase.run(context)
         case .store: try StoreCase.run(context)
+        case .storePostgres: try StorePostgresCase.run(context)
         }
     }
 }

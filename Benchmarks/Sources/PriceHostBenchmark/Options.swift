@@ -5,6 +5,7 @@ struct Options: Sendable {
         case startup, plugins, container, network, concurrency, memory, serve, fleet, stream
         case streamFleet = "stream-fleet"
         case store
+        case storePostgres = "store-postgres"
     }
 
     /// Timed runs per figure; odd, so the median is a run that happened.
@@ -24,7 +25,7 @@ struct Options: Sendable {
         \(usage)
 
         Times pricehost end to end, as whole processes, and prints medians, ratios
-        against baselines measured in the same run, and which of the targets (issues 8, 12, 17, 18, 25, 27, 35) are met.
+        against baselines measured in the same run, and which of the targets (issues 8, 12, 17, 18, 25, 27, 35, 36) are met.
 
           --runs N     timed runs per figure, odd (default 21; a bare number means the same)
           --quick      5 runs, injection-benchmark --quick, and no 2000-tick watch
@@ -71,6 +72,11 @@ struct Options: Sendable {
         the last 7 days) read in-process and through serve's /v1/candles and /v1/price on one keep-alive
         connection (201 and 5,000 requests; --quick: 51 and 2,000); bytes on disk per raw quote of a
         7-day store.
+
+        The store-postgres case (issue 36) does the same on a throwaway PostgreSQL of its own (initdb
+        on a free loopback port; skipped without Debian's postgresql): 300,000 quotes (--quick: 100,000)
+        recorded by the store's writer, 3 rounds (--quick: 1), each beside psql's COPY of the same rows
+        into the same table; a 90-day store read in-process and through serve, as above.
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

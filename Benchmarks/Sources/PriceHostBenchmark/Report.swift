@@ -64,7 +64,7 @@ enum Report {
     }
 
     static func summary(_ outcomes: [TargetOutcome]) {
-        section("summary: the targets (issues 8, 12, 17, 18, 25, 27, 35)")
+        section("summary: the targets (issues 8, 12, 17, 18, 25, 27, 35, 36)")
         guard !outcomes.isEmpty else {
             note("(no case with a target ran)")
             return

@@ -28,8 +28,7 @@ extension StoreCase {
         var httpMissing: String?
     }
 
-    static func readRounds(_ context: BenchmarkContext, _ stores: FilledStores, prices: Int, candleRuns: Int) throws -> Reads {
-        let store = stores.quarter
+    static func readRounds(_ context: BenchmarkContext, _ store: FilledStore, prices: Int, candleRuns: Int) throws -> Reads {
         Report.progress("store: reads of the 90-day store in-process, \(prices) prices")
         let line = try StoreBench.run(context, ["reads", "--path", store.path, "--now", store.end, "--count", String(prices)])
         var inProcess: [ReadFigure] = []
@@ -63,7 +62,7 @@ extension StoreCase {
     private static func throughServe(_ context: BenchmarkContext, _ store: FilledStore, queries: [String], prices: Int,
                                      candleRuns: Int) throws -> [ReadFigure] {
         let config = try context.scratch.write(CoinbaseConfig.text(plugin: context.locations.coinbasePlugin, baseURL: "http://127.0.0.1:9",
-                                                                   store: #"{"url": \#(JSONValue.quoted("sqlite:" + store.path))}"#),
+                                                                   store: #"{"url": \#(JSONValue.quoted(storeURL(store.path)))}"#),
                                                to: "store-serve.json")
         let errors = context.scratch.uniquePath("store-serve", suffix: "err")
         let command = Command(context.locations.pricehost, ["serve", "--listen", "127.0.0.1:0", "--config", config])
@@ -129,10 +128,18 @@ extension StoreCase {
     }
 
     /// The rows of the three queries and their outcomes: through serve when it answered, else not measured.
-    static func report(_ reads: Reads) -> ([Row], [TargetOutcome]) {
+    /// The `store.url` of a store `__store-bench` was given: a file's path, or a PostgreSQL URL as it is.
+    static func storeURL(_ path: String) -> String {
+        path.hasPrefix("postgres://") ? path : "sqlite:" + path
+    }
+
+    /// - Parameters:
+    ///   - candlesTarget: the bar of a candles request's median, ms.
+    ///   - prefix: what the outcomes' names start with (the case).
+    static func report(_ reads: Reads, candlesTarget: Double = candlesTargetMilliseconds, prefix: String = "store: ") -> ([Row], [TargetOutcome]) {
         let names = ["/v1/candles interval=1h, the whole 90 days (2,160 candles)", "/v1/candles interval=1m, 10,000 candles (one answer's most)",
                      "/v1/price?at= at random times of the last 7 days"]
-        let targets = [candlesTargetMilliseconds, candlesTargetMilliseconds, priceP99TargetMilliseconds]
+        let targets = [candlesTarget, candlesTarget, priceP99TargetMilliseconds]
         var rows: [Row] = []
         var outcomes: [TargetOutcome] = []
         for index in 0..<3 {
@@ -145,10 +152,10 @@ extension StoreCase {
                 let met = figure <= targets[index]
                 rows.append(Row(what: "\(names[index]) through serve, \(grouped(http.runs)) requests: p50 / p99 / max",
                                 median: figures(http), target: target, verdict: met ? "met" : "MISSED"))
-                outcomes.append(TargetOutcome(name: "store: " + names[index], figure: Report.milliseconds(figure), target: target, met: met))
+                outcomes.append(TargetOutcome(name: prefix + names[index], figure: Report.milliseconds(figure), target: target, met: met))
             } else {
                 rows.append(Row(what: "\(names[index]) through serve", median: "not measured", target: target, verdict: "not measured"))
-                outcomes.append(TargetOutcome(name: "store: " + names[index], figure: "no route in serve", target: target, met: nil))
+                outcomes.append(TargetOutcome(name: prefix + names[index], figure: "no route in serve", target: target, met: nil))
             }
             rows.append(Row(what: "  in-process (the store's answer and its JSON, no HTTP), \(grouped(local.runs)) runs: p50 / p99 / max",
                             median: figures(local)))

@@ -21,7 +21,7 @@ enum StoreCase {
         let paced = try pacedIngest(context, quotes: quick ? 300_000 : 1_000_000)
         let stream = try streamRounds(context, tickers: quick ? 30_000 : 100_000, rounds: quick ? 1 : 5)
         let stores = try fill(context)
-        let reads = try readRounds(context, stores, prices: quick ? 2_000 : 5_000, candleRuns: quick ? 51 : 201)
+        let reads = try readRounds(context, stores.quarter, prices: quick ? 2_000 : 5_000, candleRuns: quick ? 51 : 201)
         let loadAtEnd = RunHeader.loadAverage()
 
         var rows: [Row] = []

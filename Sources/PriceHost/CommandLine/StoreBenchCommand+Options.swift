@@ -12,7 +12,10 @@ extension StoreBenchCommand {
 
     static let options: [Option<StoreBenchCommand>] = [
         Option("--path", value: "PATH", help: nil) { command, value throws(UsageError) in
-            guard !value.isEmpty else { throw UsageError("--path needs the path of the store's file") }
+            guard !value.isEmpty else { throw UsageError("--path needs the path of the store's file, or a postgres:// URL") }
+            if StoreBenchCommand.isServer(value) {
+                do throws(PostgresURL.Invalid) { _ = try PostgresURL(value) } catch { throw UsageError("--path: \(error)") }
+            }
             command.path = value
         },
         Option("--count", value: "N", help: nil) { command, value throws(UsageError) in

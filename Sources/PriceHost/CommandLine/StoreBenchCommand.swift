@@ -17,6 +17,8 @@ import ProviderABI
 ///   D days before the last 7, a quote a second for the last 7, all through the writer; reopened, its prune drops
 ///   the raw quotes past 7 days as a long-running `serve` would.
 /// - `reads [--count N] [--now TIME]`: on a filled store, `/v1/candles` and `/v1/price` without HTTP, timed.
+///
+/// `--path` is the store's file, or a PostgreSQL database's URL (`postgres://…`), as in `store.url`.
 struct StoreBenchCommand: SynchronousCommand {
     enum Mode: String, CaseIterable, Sendable {
         case ingest, fill, reads
@@ -43,7 +45,7 @@ struct StoreBenchCommand: SynchronousCommand {
 
     func run(in context: CommandContext) -> ExitStatus {
         guard let mode, let path else { return .usage }  // validate() guarantees both
-        let absolute = FilePath.absolute(path, relativeTo: FilePath.currentDirectory)
+        let absolute = Self.isServer(path) ? path : FilePath.absolute(path, relativeTo: FilePath.currentDirectory)
         let end = Self.minuteFloor(now ?? HistoryQuery.milliseconds(Date()))
         let result: Result<[(String, JSONValue)], QuoteStore.OpenError>
         switch mode {
@@ -69,7 +71,7 @@ struct StoreBenchCommand: SynchronousCommand {
         let quotes = (0..<count).map { workload.quote(series: $0 % series, at: first + Int64($0)) }
         let store: QuoteStore
         do {
-            store = try QuoteStore.open(StoreSettings(path: path), diagnostics: context.diagnostics)
+            store = try QuoteStore.open(Self.settings(path), diagnostics: context.diagnostics)
         } catch {
             return .failure(error)
         }
@@ -103,7 +105,7 @@ struct StoreBenchCommand: SynchronousCommand {
         store.close(within: .seconds(120))
         return .success([
             ("quotes", .number(String(count))), ("series", .number(String(series))),
-            ("batch", .string(rate == 0 ? "\(Self.chunk) a flush" : "the writer's (100 ms)")),
+            ("batch", .string(rate == 0 ? "\(Self.chunk) a flush" : "the writer's own")),
             ("rate", .number(String(rate))), ("seconds", .number(String(seconds))),
             // Both threads' CPU (the producer's is small: it waits in flush): less moved by other work than the wall clock.
             ("cpuSeconds", .number(String(cpu))),
@@ -132,7 +134,7 @@ struct StoreBenchCommand: SynchronousCommand {
         }
         // The writer prunes after its first batch and then hourly, by its clock's wall time: at `end` here.
         let clock = FixedWallClock(wallNow: Date(timeIntervalSince1970: Double(end) / 1000))
-        let settings = StoreSettings(path: path)
+        let settings = Self.settings(path)
         let started = Self.monotonic()
         var status = QuoteStore.Status.ok
         var dropped = 0
@@ -172,7 +174,7 @@ struct StoreBenchCommand: SynchronousCommand {
     private func reads(_ path: String, end: Int64, context: CommandContext) -> Result<[(String, JSONValue)], QuoteStore.OpenError> {
         let store: QuoteStore
         do {
-            store = try QuoteStore.open(StoreSettings(path: path), diagnostics: context.diagnostics)
+            store = try QuoteStore.open(Self.settings(path), diagnostics: context.diagnostics)
         } catch {
             return .failure(error)
         }
@@ -234,6 +236,17 @@ struct StoreBenchCommand: SynchronousCommand {
     }
 
     // MARK: helpers
+
+    /// Whether `path` names a PostgreSQL database (`postgres://…`) rather than a file.
+    static func isServer(_ path: String) -> Bool {
+        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
+    }
+
+    /// The store `path` names: a file, or a PostgreSQL database (a URL ``validate()`` has checked).
+    static func settings(_ path: String) -> StoreSettings {
+        guard isServer(path), let url = try? PostgresURL(path) else { return StoreSettings(path: path) }
+        return StoreSettings(location: .postgres(url))
+    }
 
     private func footprint(_ store: QuoteStore, path: String) -> [(String, JSONValue)] {
         let onDisk = StoreBenchCommand.fileSize(path) + StoreBenchCommand.fileSize(path + "-wal")

@@ -44,6 +44,9 @@ package struct LibPQ: @unchecked Sendable {
     let clear: Clear
     let setNoticeProcessor: SetNoticeProcessor
     let transactionStatus: ConnectionCall
+    /// `COPY … FROM STDIN`'s input: a chunk, and its end (`nil`: no error).
+    let putCopyData: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
+    let putCopyEnd: @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
 
     /// The library, and what its errors say.
     static let kind = SystemLibrary.Kind(
@@ -84,7 +87,9 @@ package struct LibPQ: @unchecked Sendable {
             getLength: try library.required("PQgetlength", as: GetCell.self),
             clear: try library.required("PQclear", as: Clear.self),
             setNoticeProcessor: try library.required("PQsetNoticeProcessor", as: SetNoticeProcessor.self),
-            transactionStatus: try library.required("PQtransactionStatus", as: ConnectionCall.self))
+            transactionStatus: try library.required("PQtransactionStatus", as: ConnectionCall.self),
+            putCopyData: try library.required("PQputCopyData", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32).self),
+            putCopyEnd: try library.required("PQputCopyEnd", as: (@convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32).self))
     }
 }
 
@@ -95,6 +100,8 @@ enum PQCode {
     /// ExecStatusType.
     static let commandOK: Int32 = 1
     static let tuplesOK: Int32 = 2
+    /// PGRES_COPY_IN: the server waits for `COPY … FROM STDIN`'s rows.
+    static let copyIn: Int32 = 4
     /// PG_DIAG_SQLSTATE: the five-character SQLSTATE of an error.
     static let diagnosticSQLState = Int32(UInt8(ascii: "C"))
     /// PGTransactionStatusType's PQTRANS_IDLE: connected and outside a transaction.

@@ -30,7 +30,7 @@ final class PostgresConnection {
     let url: PostgresURL
     /// The longest a statement (or a batch's) may wait for the server's answer.
     let timeout: Duration
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     /// Set when a statement was given up on: what the server sends next would answer the wrong one.
     private(set) var timedOut = false
 
@@ -95,23 +95,12 @@ final class PostgresConnection {
     /// Waits (at most ``timeout`` in all) for every result of what was sent; the last one's rows, or the first error.
     /// A server that does not answer in time (stopped, or stuck behind a lock) is given up on: the connection is
     /// dropped, so that no thread of serve waits on it for longer.
-    private func results() throws(PostgresError) -> PostgresRows {
+    func results() throws(PostgresError) -> PostgresRows {
         let deadline = ContinuousClock.now + timeout
         var kept: PostgresRows?
         var failure: PostgresError?
         while true {
-            while library.isBusy(handle) != 0 {
-                let left = deadline - ContinuousClock.now
-                guard left > .zero else {
-                    timedOut = true
-                    throw PostgresError(sqlState: nil, message: "the server did not answer within \(timeout)", isTransient: true)
-                }
-                var ready = pollfd(fd: library.socket(handle), events: Int16(POLLIN), revents: 0)
-                let milliseconds = Int32(min(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 1_000))
-                _ = poll(&ready, 1, milliseconds)
-                guard library.consumeInput(handle) == 1 else { throw lastError(sqlState: nil) }
-            }
-            guard let result = library.getResult(handle) else { break }
+            guard let result = try nextResult(by: deadline) else { break }
             do throws(PostgresError) {
                 kept = try check(result)
             } catch {
@@ -123,7 +112,23 @@ final class PostgresConnection {
         return kept
     }
 
-    private func check(_ result: OpaquePointer) throws(PostgresError) -> PostgresRows {
+    /// The next result of what was sent, once it has arrived (by `deadline`); `nil` when there are no more.
+    func nextResult(by deadline: ContinuousClock.Instant) throws(PostgresError) -> OpaquePointer? {
+        while library.isBusy(handle) != 0 {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else {
+                timedOut = true
+                throw PostgresError(sqlState: nil, message: "the server did not answer within \(timeout)", isTransient: true)
+            }
+            var ready = pollfd(fd: library.socket(handle), events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 1_000))
+            _ = poll(&ready, 1, milliseconds)
+            guard library.consumeInput(handle) == 1 else { throw lastError(sqlState: nil) }
+        }
+        return library.getResult(handle)
+    }
+
+    func check(_ result: OpaquePointer) throws(PostgresError) -> PostgresRows {
         let status = library.resultStatus(result)
         guard status == PQCode.commandOK || status == PQCode.tuplesOK else {
             let sqlState = library.resultErrorField(result, PQCode.diagnosticSQLState).map { String(cString: $0) }
@@ -136,7 +141,7 @@ final class PostgresConnection {
         return PostgresRows(library: library, handle: result)
     }
 
-    private func lastError(sqlState: String?) -> PostgresError {
+    func lastError(sqlState: String?) -> PostgresError {
         let message = library.errorMessage(handle).map { String(cString: $0) } ?? "unknown libpq error"
         let transient = !isConnected || sqlState.map(PostgresError.isTransient(sqlState:)) ?? true
         return PostgresError(sqlState: sqlState, message: url.scrubbed(Self.oneLine(message)), isTransient: transient)

@@ -105,6 +105,9 @@ enum PostgresSchema {
     /// The series of a read, by $1 asset, $2 currency, $3 origin.
     static let series = "(SELECT id FROM pricehost_series WHERE asset = $1 AND currency = $2 AND origin = $3)"
 
+    /// The batch's quotes as rows (``PostgresWriter/copyRows(_:ids:)``), when none of them is in the table.
+    static let copyQuotes = "COPY pricehost_quotes(series, ts, lag, amount, source) FROM STDIN"
+
     /// The batch's quotes as arrays; the ones new to the table come back.
     static let insertQuotes = """
         INSERT INTO pricehost_quotes(series, ts, lag, amount, source)
