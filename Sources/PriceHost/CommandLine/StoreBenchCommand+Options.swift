@@ -49,4 +49,15 @@ extension StoreBenchCommand {
         }
         return value
     }
+
+    /// Whether `path` names a PostgreSQL database (`postgres://…`) rather than a file.
+    static func isServer(_ path: String) -> Bool {
+        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
+    }
+
+    /// The store `path` names: a file, or a PostgreSQL database (a URL ``validate()`` has checked).
+    static func settings(_ path: String) -> StoreSettings {
+        guard isServer(path), let url = try? PostgresURL(path) else { return StoreSettings(path: path) }
+        return StoreSettings(location: .postgres(url))
+    }
 }

@@ -17,15 +17,13 @@ import ProviderABI
 ///   D days before the last 7, a quote a second for the last 7, all through the writer; reopened, its prune drops
 ///   the raw quotes past 7 days as a long-running `serve` would.
 /// - `reads [--count N] [--now TIME]`: on a filled store, `/v1/candles` and `/v1/price` without HTTP, timed.
-///
-/// `--path` is the store's file, or a PostgreSQL database's URL (`postgres://…`), as in `store.url`.
 struct StoreBenchCommand: SynchronousCommand {
     enum Mode: String, CaseIterable, Sendable {
         case ingest, fill, reads
     }
 
     var modeName: String?  // `MODE`, as given; `validate()` checks it
-    /// `--path PATH`: the store's file.
+    /// `--path PATH`: the store's file, or a PostgreSQL database's URL (`postgres://…`), as in `store.url`.
     var path: String?
     /// `--count N`: quotes to ingest, or price reads to time.
     var count = 1_000_000
@@ -236,17 +234,6 @@ struct StoreBenchCommand: SynchronousCommand {
     }
 
     // MARK: helpers
-
-    /// Whether `path` names a PostgreSQL database (`postgres://…`) rather than a file.
-    static func isServer(_ path: String) -> Bool {
-        path.hasPrefix("postgres://") || path.hasPrefix("postgresql://")
-    }
-
-    /// The store `path` names: a file, or a PostgreSQL database (a URL ``validate()`` has checked).
-    static func settings(_ path: String) -> StoreSettings {
-        guard isServer(path), let url = try? PostgresURL(path) else { return StoreSettings(path: path) }
-        return StoreSettings(location: .postgres(url))
-    }
 
     private func footprint(_ store: QuoteStore, path: String) -> [(String, JSONValue)] {
         let onDisk = StoreBenchCommand.fileSize(path) + StoreBenchCommand.fileSize(path + "-wal")

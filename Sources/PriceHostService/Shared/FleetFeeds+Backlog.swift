@@ -10,6 +10,11 @@ extension FleetFeeds {
     /// and logged once per key. Entries at or before `sequence`, or older than the retention, are
     /// simply not asked for.
     package func fleetBacklog(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [StreamUpdate]? {
+        await keptEvents(provider: provider, pair: pair, after: sequence).map(\.update)
+    }
+
+    /// ``fleetBacklog(provider:pair:after:)``'s events, each with when its holder published it (Unix ms).
+    func keptEvents(provider: String, pair: QuoteRequest, after sequence: UInt64) async -> [(update: StreamUpdate, published: Int64)] {
         let key = FleetFeedCodec.eventsKey(provider: provider, pair: pair)
         guard let replies = try? await client.perform([.command(["LRANGE", key, "0", "-1"]), .command(["GET", FleetFeedCodec.counterKey])]),
               replies.count == 2, case .array(let entries?) = replies[0] else { return [] }
@@ -19,7 +24,7 @@ extension FleetFeeds {
         let oldest = now - Int64(FleetFeedCodec.retention.components.seconds * 1000)
         let epoch = fleetEpoch
         var last = sequence
-        var updates: [StreamUpdate] = []
+        var updates: [(update: StreamUpdate, published: Int64)] = []
         var bad = 0
         for entry in entries {
             guard case .bulk(let bytes?) = entry, let event = FleetFeedCodec.decode(bytes, provider: provider, pair: pair, epoch: epoch),
@@ -34,7 +39,7 @@ extension FleetFeeds {
                 continue
             }
             last = event.sequence
-            updates.append(event.update)
+            updates.append((event.update, event.published))
         }
         if bad > 0 {
             metrics.badValue(provider: provider, count: bad)
@@ -46,16 +51,28 @@ extension FleetFeeds {
         return updates
     }
 
-    /// On taking a feed over: writes the events the fleet kept of each pair to the store the fleet shares.
-    /// What the last holder relayed and died before writing is among them; what it wrote is kept once.
-    func keepBacklog(_ provider: String, pairs: [QuoteRequest], keep: @Sendable (StreamUpdate) -> Void) async {
+    /// On taking a feed over: writes the events the fleet kept of each pair to the store the fleet shares (when there
+    /// is one: `keep`). What the last holder relayed and died before writing is among them; what it wrote is kept once.
+    /// Also counts how long the feed had no holder: from the newest kept event to now. What the venue sent meanwhile
+    /// reached no instance; no venue numbers its prices so that they could be counted one by one (Coinbase's
+    /// sequence counts its order book, and skips between tickers by design; Gemini's restarts with each connection),
+    /// so the time is what is counted (`pricehost_stream_fleet_unheld_seconds_total`), with one line.
+    func takeOver(_ provider: String, pairs: [QuoteRequest], keep: (@Sendable (StreamUpdate) -> Void)?) async {
         var kept = 0
+        var newest: Int64?
         for pair in pairs {
-            for update in await fleetBacklog(provider: provider, pair: pair, after: 0) ?? [] {
-                keep(update)
+            for event in await keptEvents(provider: provider, pair: pair, after: 0) {
+                keep?(event.update)
                 kept += 1
+                newest = max(newest ?? event.published, event.published)
             }
         }
-        if kept > 0 { diagnostics.log(.info, "shared: wrote \(kept) of \(provider)'s kept events to the store on taking the feed over") }
+        if keep != nil, kept > 0 { diagnostics.log(.info, "shared: wrote \(kept) of \(provider)'s kept events to the store on taking the feed over") }
+        guard let newest else { return }
+        let seconds = Double(max(0, nowMilliseconds() - newest)) / 1000
+        state.withLock { $0.feeds[provider]?.counters.unheldSeconds += seconds }
+        let tenths = Int((seconds * 10).rounded())
+        diagnostics.warning("shared: \(provider)'s feed had no holder for \(tenths / 10).\(tenths % 10) s before this instance took it; "
+            + "what the venue sent meanwhile reached no instance")
     }
 }

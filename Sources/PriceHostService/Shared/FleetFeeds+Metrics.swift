@@ -12,6 +12,11 @@ extension FleetFeeds {
             for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_alone", [("provider", provider)], feed.alone ? "1" : "0") }
             writer.family("pricehost_stream_fleet_handovers_total", "counter", "Times this instance took the provider's feed lease.")
             for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_handovers_total", [("provider", provider)], String(feed.counters.handovers)) }
+            writer.family("pricehost_stream_fleet_unheld_seconds_total", "counter",
+                          "Seconds the provider's feed had no holder before this instance took it over: the venue's prices of that time reached no instance.")
+            for (provider, feed) in feeds {
+                writer.sample("pricehost_stream_fleet_unheld_seconds_total", [("provider", provider)], String(Double(Int((feed.counters.unheldSeconds * 1000).rounded())) / 1000))
+            }
             writer.family("pricehost_stream_fleet_relayed_total", "counter", "Feed updates this instance received through Redis.")
             for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_relayed_total", [("provider", provider)], String(feed.counters.relayed)) }
             writer.family("pricehost_stream_fleet_lag_seconds", "histogram", "From the holder publishing an update to this instance receiving it.")
@@ -27,6 +32,8 @@ extension FleetFeeds {
 struct FleetCounters: Sendable {
     static let lagBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
     var handovers = 0
+    /// Seconds the feed had no holder before this instance took it over (from the newest kept event).
+    var unheldSeconds = 0.0
     /// The relay lag of each update received through Redis.
     var lag = PrometheusHistogram(bounds: FleetCounters.lagBuckets)
     /// Updates received through Redis.

@@ -217,7 +217,7 @@ package final class FleetFeeds: QuoteFeeds {
                 return QuoteRequest(asset: asset, currency: currency)
             }
         }()
-        if took, let keepHeld { await keepBacklog(provider, pairs: pairs, keep: keepHeld) }
+        if took { await takeOver(provider, pairs: pairs, keep: keepHeld) }
         subscribeUpstream(provider, pairs: pairs) { [weak self] update in
             guard let self else { return }
             // Written, then relayed: a quote a client got is in the store, or in the backlog the next holder writes.
