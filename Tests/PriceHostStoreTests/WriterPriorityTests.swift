@@ -10,6 +10,9 @@ struct WriterPriorityTests {
         #expect(WriterPriority.forBatch(of: WriterPriority.catchUpBatch - 1, awaited: false) == .idle)
         #expect(WriterPriority.forBatch(of: WriterPriority.catchUpBatch, awaited: false) == .normal)
         #expect(WriterPriority.forBatch(of: 1, awaited: true) == .normal)
+        #expect(WriterPriority.forBatch(of: 1, awaited: false, late: .milliseconds(99)) == .idle)
+        #expect(WriterPriority.forBatch(of: 1, awaited: false, late: WriterPriority.lateness) == .normal)
+        #expect(WriterPriority.forBatch(of: 1, awaited: false, opening: true) == .normal)
     }
 
     /// On a thread of its own: the test's thread keeps its policy.

@@ -20,6 +20,8 @@ final class StoreQueue: @unchecked Sendable {
     private(set) var droppedOnOverflow: UInt64 = 0
     private var flushes = 0
     private var closing = false
+    /// When the oldest quote waiting arrived in an empty queue (monotonic nanoseconds).
+    private var firstWaiting: UInt64 = 0
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
@@ -64,7 +66,10 @@ final class StoreQueue: @unchecked Sendable {
             entries.append(quote)
             pushed += 1
             // The writer sleeps without a deadline only while the queue is empty.
-            if wasEmpty { pthread_cond_broadcast(condition) }
+            if wasEmpty {
+                firstWaiting = Self.monotonicNanoseconds()
+                pthread_cond_broadcast(condition)
+            }
             return true
         }
     }
@@ -76,6 +81,8 @@ final class StoreQueue: @unchecked Sendable {
     struct Batch {
         var quotes: [StoredQuote]
         var awaited: Bool
+        /// How long after it was due the writer took it: after `due`, or after its first quote came, whichever is later.
+        var late: Duration
     }
 
     /// The writer's wait: returns what is queued once `due` (monotonic nanoseconds) has passed, or sooner
@@ -105,7 +112,9 @@ final class StoreQueue: @unchecked Sendable {
             entries.reserveCapacity(min(quotes.count, capacity))
             let dropped = head
             head = 0
-            return Batch(quotes: dropped == 0 ? quotes : Array(quotes[dropped...]), awaited: closing || flushes > 0)
+            let now = Self.monotonicNanoseconds(), ready = max(due, firstWaiting)
+            return Batch(quotes: dropped == 0 ? quotes : Array(quotes[dropped...]), awaited: closing || flushes > 0,
+                         late: .nanoseconds(now > ready ? Int64(now - ready) : 0))
         }
     }
 

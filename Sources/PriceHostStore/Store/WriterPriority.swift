@@ -7,9 +7,15 @@ import Glibc
 /// other thread wants it, and a thread that wakes takes its core at once. On 2 cores a batch of
 /// 1,000 quotes took a core for 1.5 to 3 ms, and a stream's thread that woke meanwhile waited that
 /// long for it (`perf sched timehist`): a stream's p99 went from 0.4 to 1.5 ms while recording
-/// 10,000 quotes/s. A thread in `SCHED_IDLE` on a busy machine gets little, though, so a batch
-/// of ``catchUpBatch`` quotes or more (the writer is behind) is written at the normal priority, as
-/// is one somebody waits for (a flush, the store closing); the next shallow one goes back to idle.
+/// 10,000 quotes/s. A thread in `SCHED_IDLE` on a busy machine gets little, though (on a CI machine
+/// running the suite twice over, a writer reopening a file made writable again did not get the few
+/// milliseconds it needed in 5 s), so the writer competes as an equal for a batch
+/// - of ``catchUpBatch`` quotes or more: it is behind;
+/// - taken ``lateness`` or more after it was due: the wait for a core was itself the delay;
+/// - somebody waits for (a flush, the store closing);
+/// - with no open writer (the first, or one after a failure): a file or server to open, then the batch.
+///
+/// The next batch that is none of these goes back to idle.
 enum WriterPriority: Equatable {
     case idle
     case normal
@@ -18,9 +24,16 @@ enum WriterPriority: Equatable {
     /// 25,000 a second, an eighth of the queue's capacity.
     static let catchUpBatch = 25_000
 
-    /// The priority for a batch of `count` quotes; `awaited`: somebody waits for it to be written.
-    static func forBatch(of count: Int, awaited: Bool) -> WriterPriority {
-        awaited || count >= catchUpBatch ? .normal : .idle
+    /// A batch taken this long after it was due was held up waiting for a core.
+    static let lateness: Duration = .milliseconds(100)
+
+    /// The priority for a batch of `count` quotes.
+    /// - Parameters:
+    ///   - awaited: somebody waits for it to be written.
+    ///   - late: how long after it was due it was taken.
+    ///   - opening: the writer must be opened first.
+    static func forBatch(of count: Int, awaited: Bool, late: Duration = .zero, opening: Bool = false) -> WriterPriority {
+        awaited || opening || late >= lateness || count >= catchUpBatch ? .normal : .idle
     }
 
     /// `SCHED_IDLE` from `<linux/sched.h>`: Swift's Glibc module does not export it (a `_GNU_SOURCE` name).
