@@ -67,7 +67,7 @@ struct ServeTests {
         defer { server.stop() }
         let reply = try server.get("/v1/prices?asset=BTC&aggregate=median")
         #expect(reply.status == 200)
-        #expect(reply.body == #"[{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"median","timestamp":"2026-11-20T12:00:00Z","min":"91234.56","max":"91234.56","spreadBps":"0","count":1,"sources":{"file":"91234.56"},"outliers":[]}]"#, "\(reply)")
+        #expect(reply.body == #"[{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"median","timestamp":"2026-11-20T12:00:00Z","min":"91234.56","max":"91234.56","spreadBps":"0","count":1,"sources":{"file":"91234.56"},"outliers":[],"confidence":"0","excluded":{}}]"#, "\(reply)")
     }
 
     @Test func healthzIsUpAndReadyzNamesAPluginThatFailedToLoad() throws {

@@ -149,15 +149,28 @@ final class StreamMedian: Sendable {
         let now = Date()
         state.withLock { state in
             state.latest[update.quote.provider] = update
+            var excluded: [AggregateQuote.Exclusion] = []
             let fresh = providers.compactMap { provider -> StreamUpdate? in
-                guard let latest = state.latest[provider] else { return nil }
+                guard let latest = state.latest[provider] else {
+                    excluded.append(.init(provider: provider, why: "failed: no quote from it yet"))
+                    return nil
+                }
                 let window = Durations.secondsValue(freshness[provider] ?? .seconds(7))
-                guard now.timeIntervalSince(latest.receivedAt) <= window else { return nil }
-                if let seconds = maxAge[provider], now.timeIntervalSince(latest.quote.timestamp) > Double(seconds) { return nil }
+                let silent = now.timeIntervalSince(latest.receivedAt)
+                guard silent <= window else {
+                    excluded.append(.init(provider: provider, why: "stale: nothing from it for \(Int(silent)) s"))
+                    return nil
+                }
+                let age = now.timeIntervalSince(latest.quote.timestamp)
+                if let seconds = maxAge[provider], age > Double(seconds) {
+                    excluded.append(.init(provider: provider, why: "stale: \(Int(age)) s old, maxAgeSeconds \(seconds)"))
+                    return nil
+                }
                 return latest
             }
             guard !fresh.isEmpty else { return }
-            let aggregate = AggregateQuote(sources: fresh.map(\.quote), maxDeviationBps: maxDeviationBps)
+            var aggregate = AggregateQuote(sources: fresh.map(\.quote), maxDeviationBps: maxDeviationBps)
+            aggregate.excluded = excluded
             guard aggregate.median != state.lastMedian else { return }
             state.lastMedian = aggregate.median
             let source: QuoteSource = fresh.contains { $0.source == .rest } ? .rest : .stream

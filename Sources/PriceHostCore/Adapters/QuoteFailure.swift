@@ -13,6 +13,12 @@ package struct QuoteFailure: Error, CustomStringConvertible, Sendable, Equatable
     /// The host refused what the plugin answered (a malformed amount, another pair,
     /// a broken struct): the plugin broke its contract, rather than reporting a failure.
     package var isRefusedAnswer = false
+    /// Why a median leaves the provider out, when it is not a plain failure: `stale: …` or `out of bounds: …`
+    /// (set by the quote's check); `nil`: `failed: ` and the message.
+    package var exclusion: String?
+
+    /// What a median says of the provider in its `excluded`.
+    package var whyExcluded: String { exclusion ?? "failed: \(message)" }
 
     /// Creates a failure.
     package init(provider: String, request: QuoteRequest, code: ProviderError.Code, message: String, isRefusedAnswer: Bool = false) {

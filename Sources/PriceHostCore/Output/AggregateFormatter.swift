@@ -2,7 +2,8 @@ import ProviderABI
 
 /// Turns aggregates into what `fetch --aggregate median` prints.
 ///
-/// - json: `{"asset","currency","amount" (the median),"provider":"median","timestamp","min","max","spreadBps","count","sources":{provider: amount},"outliers":[…]}`
+/// - json: `{"asset","currency","amount" (the median),"provider":"median","timestamp","min","max","spreadBps","count","sources":{provider: amount},"outliers":[…],
+///   "confidence" (the median absolute deviation),"excluded":{provider: why}}`
 /// - csv: a header `asset,currency,amount,provider,timestamp,min,max,spread_bps,count,outliers` (outliers separated by `;`)
 /// - text: `BTC-USD  91234.56  median of 3  min …  max …  spread … bps`, and the outliers when there are any
 package enum AggregateFormatter {
@@ -43,6 +44,8 @@ package enum AggregateFormatter {
             ("count", .number(String(aggregate.sources.count))),
             ("sources", .object(JSONObject(aggregate.sources.map { ($0.provider, .string(DecimalAmount.format($0.amount))) }))),
             ("outliers", .array(aggregate.outliers.map(JSONValue.string))),
+            ("confidence", .string(DecimalAmount.format(aggregate.confidence))),
+            ("excluded", .object(JSONObject(aggregate.excluded.map { ($0.provider, .string($0.why)) }))),
         ]))
     }
 }

@@ -22,12 +22,28 @@ package struct AggregateQuote: Sendable, Equatable {
     package var outliers: [String]
     /// The newest of the sources' timestamps.
     package var timestamp: Date
+    /// How far the sources agree: the median absolute deviation of their amounts from the median, exact (the
+    /// median of the deviations by the median's own rule: the mean of the middle two for an even count).
+    package var confidence: Decimal
+    /// The providers asked that are not among the sources, and why (failed, stale, out of bounds), in the order asked.
+    package var excluded: [Exclusion] = []
+
+    /// A provider asked whose quote is not in the median.
+    package struct Exclusion: Sendable, Equatable {
+        package var provider: String
+        /// `failed: …`, `stale: 120 s old, maxAgeSeconds 60`, or `out of bounds: …`.
+        package var why: String
+
+        package init(provider: String, why: String) {
+            self.provider = provider
+            self.why = why
+        }
+    }
 
     /// Aggregates `sources` (at least one), flagging those more than `maxDeviationBps` from the median.
     package init(sources: [Quote], maxDeviationBps: Decimal?) {
         let amounts = sources.map(\.amount).sorted()
-        let middle = amounts.count / 2
-        let median = amounts.count % 2 == 1 ? amounts[middle] : (amounts[middle - 1] + amounts[middle]) / 2
+        let median = Self.median(ofSorted: amounts)
         asset = sources[0].asset
         currency = sources[0].currency
         self.median = median
@@ -39,6 +55,13 @@ package struct AggregateQuote: Sendable, Equatable {
             sources.filter { median != 0 && Self.deviation(of: $0.amount, from: median) > limit }.map(\.provider)
         } ?? []
         timestamp = sources.map(\.timestamp).max() ?? Date()
+        confidence = Self.median(ofSorted: amounts.map { $0 < median ? median - $0 : $0 - median }.sorted())
+    }
+
+    /// The middle of `sorted` (at least one), or the mean of the middle two for an even count: exact, as a halving is.
+    static func median(ofSorted sorted: [Decimal]) -> Decimal {
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     /// `|amount - median| / median` in basis points.

@@ -102,7 +102,9 @@ package struct QuoteService: Sendable {
                         return (index, .failure(combined(failures, of: route, request: request, saying: "no source answered")), [])
                     }
                     let limit = config.assets[route.asset]?.maxDeviationBps.map { Decimal($0) }
-                    return (index, .success(AggregateQuote(sources: quotes, maxDeviationBps: limit)), failures)
+                    var aggregate = AggregateQuote(sources: quotes, maxDeviationBps: limit)
+                    aggregate.excluded = failures.map { AggregateQuote.Exclusion(provider: $0.provider, why: $0.whyExcluded) }
+                    return (index, .success(aggregate), failures)
                 }
             }
             var results = [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])?](repeating: nil, count: routes.count)
@@ -167,12 +169,16 @@ package struct QuoteService: Sendable {
         // Formatted only for a message: `serve` checks every cached quote it answers.
         var amount: String { DecimalAmount.format(quote.amount) }
         if let minimum = asset?.minimum, quote.amount < minimum {
-            return QuoteFailure(provider: provider, request: request, code: .invalidResponse,
-                                message: "price \(amount) for \(request.pair) is below assets.\(quote.asset).bounds.min (\(DecimalAmount.format(minimum)))")
+            var failure = QuoteFailure(provider: provider, request: request, code: .invalidResponse,
+                                       message: "price \(amount) for \(request.pair) is below assets.\(quote.asset).bounds.min (\(DecimalAmount.format(minimum)))")
+            failure.exclusion = "out of bounds: \(amount) is below assets.\(quote.asset).bounds.min (\(DecimalAmount.format(minimum)))"
+            return failure
         }
         if let maximum = asset?.maximum, quote.amount > maximum {
-            return QuoteFailure(provider: provider, request: request, code: .invalidResponse,
-                                message: "price \(amount) for \(request.pair) is above assets.\(quote.asset).bounds.max (\(DecimalAmount.format(maximum)))")
+            var failure = QuoteFailure(provider: provider, request: request, code: .invalidResponse,
+                                       message: "price \(amount) for \(request.pair) is above assets.\(quote.asset).bounds.max (\(DecimalAmount.format(maximum)))")
+            failure.exclusion = "out of bounds: \(amount) is above assets.\(quote.asset).bounds.max (\(DecimalAmount.format(maximum)))"
+            return failure
         }
         let policy = config.policy(for: provider)
         let (limit, key) = asset?.maxAgeSeconds.map { ($0, "assets.\(quote.asset).maxAgeSeconds") }
@@ -184,6 +190,8 @@ package struct QuoteService: Sendable {
             warn("\(provider): \(message); using it (staleQuotes: warn)")
             return nil
         }
-        return QuoteFailure(provider: provider, request: request, code: .invalidResponse, message: message)
+        var failure = QuoteFailure(provider: provider, request: request, code: .invalidResponse, message: message)
+        failure.exclusion = "stale: \(age) s old, \(key.split(separator: ".").last ?? "maxAgeSeconds") \(limit)"
+        return failure
     }
 }
