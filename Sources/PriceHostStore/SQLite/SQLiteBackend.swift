@@ -34,10 +34,12 @@ struct SQLiteBackend: StoreBackend {
     func makeWriter() throws(StoreFailure) -> any StoreWriting {
         // A file made writable again (after "the file is read-only") must be opened afresh: by no idle reader holding
         // its shared memory read-only, and with the -shm and -wal files SQLite made with the read-only file's mode writable too.
-        readers.closeIdle()
-        Self.matchSharedMemoryMode(of: path)
+        let opened = readers.reopening { () -> Result<StoreWriter, SQLiteError> in
+            Self.matchSharedMemoryMode(of: path)
+            return Result { () throws(SQLiteError) in try StoreWriter(library: library, path: path) }
+        }
         do throws(SQLiteError) {
-            return try StoreWriter(library: library, path: path)
+            return try opened.get()
         } catch {
             throw StoreFailure(error.reason, cannotCreate: error.code == SQLiteCode.cantOpen && access(path, F_OK) != 0)
         }
