@@ -37,8 +37,9 @@ import Testing
         let old = try Self.quotePartitions(server, database)
         #expect(old.count == 2, "\(old)")
 
-        // Another instance is pruning (it holds the prune's lock, in a transaction of 3 s): one 30 days later leaves the old days be.
-        let holder = Thread { _ = try? server.psql("BEGIN; SELECT pg_advisory_xact_lock(7036254219110369337); SELECT pg_sleep(3); COMMIT", database: database) }
+        // Another instance is pruning (it holds the prune's lock, in a transaction that would last a minute, ended below
+        // by the test): one 30 days later leaves the old days be.
+        let holder = Thread { _ = try? server.psql("BEGIN; SELECT pg_advisory_xact_lock(7036254219110369337); SELECT pg_sleep(60); COMMIT", database: database) }
         holder.start()
         var held = false
         // Bounded: 100 looks, 20 ms apart.
@@ -52,6 +53,8 @@ import Testing
         #expect(try Self.quotePartitions(server, database).filter { old.contains($0) } == old)
 
         // Once it is done, the next prune drops them: only the new day is left.
+        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'", database: database)
+        // Bounded: 250 looks, 20 ms apart.
         for _ in 0..<250 where (try? server.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'", database: database)) != "0" {
             usleep(20_000)
         }
