@@ -154,12 +154,12 @@ struct StoreFleetTests {
             #expect(stored.rows == stored.amounts.count, "a quote stored twice")
             let metrics = try fleet.servers[survivor].get("/metrics").body
             #expect(ServeFleet.sample(metrics, #"pricehost_stream_fleet_holder{provider="coinbase"}"#) == 1)
-            // The time the feed had no holder is counted, and said once: from the dead holder's last relay to the take-over,
+            // The gap is counted, and said once: from the dead holder's last relay to the take-over,
             // at least most of the lease (3 s) and at most the lease and staleAfterSeconds (5 s), with a margin.
             let unheld = metrics.split(separator: "\n").first { $0.hasPrefix(#"pricehost_stream_fleet_unheld_seconds_total{provider="coinbase"} "#) }
                 .flatMap { $0.split(separator: " ").last.flatMap { Double($0) } } ?? 0
             #expect(unheld >= 1 && unheld <= 10, "\(metrics)")
-            #expect(fleet.servers[survivor].process.waitForErrorLine(containing: "shared: coinbase's feed had no holder for ", within: 5) != nil)
+            #expect(fleet.servers[survivor].process.waitForErrorLine(containing: "s from the fleet's newest event to this instance taking the feed over", within: 5) != nil)
         }
     }
 }

@@ -10,6 +10,11 @@ import Testing
 @Suite(.offThePool) struct PostgresRetentionTests {
     static let day: Int64 = 86_400_000
 
+    /// The prune's advisory lock (7036254219110369337: its high and low 32 bits) in this test's database, and no other
+    /// session's: the suites share one server, and the migrations take an advisory lock too.
+    static let pruneLock = "locktype = 'advisory' AND classid = 1638255598 AND objid = 3211446329 AND objsubid = 1 "
+        + "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+
     /// The day partitions of `pricehost_quotes`, by name.
     static func quotePartitions(_ server: PostgresServer, _ database: String) throws -> [String] {
         try server.psql("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
@@ -44,7 +49,7 @@ import Testing
         var held = false
         // Bounded: 100 looks, 20 ms apart.
         for _ in 0..<100 where !held {
-            held = (try? server.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted", database: database)) == "1"
+            held = (try? server.psql("SELECT count(*) FROM pg_locks WHERE \(Self.pruneLock) AND granted", database: database)) == "1"
             if !held { usleep(20_000) }
         }
         try #require(held)
@@ -53,9 +58,9 @@ import Testing
         #expect(try Self.quotePartitions(server, database).filter { old.contains($0) } == old)
 
         // Once it is done, the next prune drops them: only the new day is left.
-        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'", database: database)
+        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE \(Self.pruneLock)", database: database)
         // Bounded: 250 looks, 20 ms apart.
-        for _ in 0..<250 where (try? server.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'", database: database)) != "0" {
+        for _ in 0..<250 where (try? server.psql("SELECT count(*) FROM pg_locks WHERE \(Self.pruneLock)", database: database)) != "0" {
             usleep(20_000)
         }
         try Self.writeOne(url, at: later, lines: lines)

@@ -53,10 +53,12 @@ extension FleetFeeds {
 
     /// On taking a feed over: writes the events the fleet kept of each pair to the store the fleet shares (when there
     /// is one: `keep`). What the last holder relayed and died before writing is among them; what it wrote is kept once.
-    /// Also counts how long the feed had no holder: from the newest kept event to now. What the venue sent meanwhile
-    /// reached no instance; no venue numbers its prices so that they could be counted one by one (Coinbase's
-    /// sequence counts its order book, and skips between tickers by design; Gemini's restarts with each connection),
-    /// so the time is what is counted (`pricehost_stream_fleet_unheld_seconds_total`), with one line.
+    /// Also counts the gap the take-over leaves: from the newest event the fleet kept (of the last 60 s) to now. It
+    /// holds the time no instance held the feed, and the pairs' own quiet before it; an outage longer than the
+    /// retention leaves no kept event, and counts nothing. What the venue sent in that time reached no instance; no
+    /// venue numbers its prices so that they could be counted one by one (Coinbase's sequence counts its order book,
+    /// and skips between tickers by design; Gemini's restarts with each connection), so the time is what is counted
+    /// (`pricehost_stream_fleet_unheld_seconds_total`), with one line.
     func takeOver(_ provider: String, pairs: [QuoteRequest], keep: (@Sendable (StreamUpdate) -> Void)?) async {
         var kept = 0
         var newest: Int64?
@@ -72,7 +74,7 @@ extension FleetFeeds {
         let seconds = Double(max(0, nowMilliseconds() - newest)) / 1000
         state.withLock { $0.feeds[provider]?.counters.unheldSeconds += seconds }
         let tenths = Int((seconds * 10).rounded())
-        diagnostics.warning("shared: \(provider)'s feed had no holder for \(tenths / 10).\(tenths % 10) s before this instance took it; "
-            + "what the venue sent meanwhile reached no instance")
+        diagnostics.warning("shared: \(provider)'s feed: \(tenths / 10).\(tenths % 10) s from the fleet's newest event to this instance "
+            + "taking the feed over; what the venue sent meanwhile reached no instance")
     }
 }

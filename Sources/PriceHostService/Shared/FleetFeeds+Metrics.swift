@@ -13,7 +13,7 @@ extension FleetFeeds {
             writer.family("pricehost_stream_fleet_handovers_total", "counter", "Times this instance took the provider's feed lease.")
             for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_handovers_total", [("provider", provider)], String(feed.counters.handovers)) }
             writer.family("pricehost_stream_fleet_unheld_seconds_total", "counter",
-                          "Seconds the provider's feed had no holder before this instance took it over: the venue's prices of that time reached no instance.")
+                          "Seconds from the fleet's newest kept event to this instance taking the provider's feed over: the venue's prices of that time reached no instance.")
             for (provider, feed) in feeds {
                 writer.sample("pricehost_stream_fleet_unheld_seconds_total", [("provider", provider)], String(Double(Int((feed.counters.unheldSeconds * 1000).rounded())) / 1000))
             }

@@ -76,8 +76,10 @@ enum PostgresSchema {
     static let createMeta = "CREATE TABLE IF NOT EXISTS pricehost_store_meta(version integer NOT NULL)"
     /// Any number, the same in every instance: the advisory lock held while the layout is read and migrated.
     static let migrationLock = "SELECT pg_advisory_xact_lock(7036254219110369336)"
-    /// Another number, the same in every instance: held (if free) while one instance prunes, until its transaction ends.
-    static let pruneLock = "SELECT pg_try_advisory_xact_lock(7036254219110369337)"
+    /// Another number, the same in every instance: held (if free) by the session of the instance that prunes, until it
+    /// is done (or its connection ends).
+    static let pruneLock = "SELECT pg_try_advisory_lock(7036254219110369337)"
+    static let pruneUnlock = "SELECT pg_advisory_unlock(7036254219110369337)"
 
     /// The day partitions' parents: the quotes by `ts` (milliseconds), the 1-minute candles by `start` (minutes).
     enum Partitioned: String, CaseIterable {

@@ -95,24 +95,20 @@ final class PostgresWriter: StoreWriting {
         }
     }
 
-    /// Drops what is past the retention, in one transaction, by one instance of a fleet at a time: under an advisory
-    /// lock taken without waiting, so an instance that finds another pruning leaves it to that one (its next hourly
-    /// prune looks again), rather than dropping the same partitions at once.
+    /// Drops what is past the retention, by one instance of a fleet at a time: under a session's advisory lock taken
+    /// without waiting, so an instance that finds another pruning leaves it to that one (its next hourly prune looks
+    /// again), rather than dropping the same partitions at once. Each statement commits on its own, as before: a
+    /// partition's drop locks its table for a moment, not for the whole prune.
     func prune(rawBefore: Int64, candlesBefore: Int64) throws(StoreFailure) {
         do throws(PostgresError) {
-            try connection.execute("BEGIN")
-            guard try connection.query(PostgresSchema.pruneLock).text(0, 0) == "t" else {
-                try connection.execute("ROLLBACK")
-                return
-            }
+            guard try connection.query(PostgresSchema.pruneLock).text(0, 0) == "t" else { return }
+            defer { _ = try? connection.query(PostgresSchema.pruneUnlock) }
             try drop(.quotes, before: StoreTime.floorDivide(rawBefore, 86_400_000))
             let minute = StoreTime.floorDivide(candlesBefore, 60_000)
             try drop(.minuteCandles, before: StoreTime.floorDivide(minute, 1_440))
             try connection.query("DELETE FROM pricehost_candles WHERE start < $1", [String(minute)])
-            try connection.execute("COMMIT")
             updateSize()
         } catch {
-            try? connection.execute("ROLLBACK")
             throw error.failure
         }
     }

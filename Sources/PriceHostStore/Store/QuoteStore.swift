@@ -152,7 +152,7 @@ package final class QuoteStore: Sendable {
         var priority: WriterPriority?
         while let taken = queue.take(due: due) {
             let batch = taken.quotes
-            let wanted = WriterPriority.forBatch(of: batch.count, awaited: taken.awaited, late: taken.late, opening: writer == nil)
+            let wanted = WriterPriority.forWriter(batch: batch.count, awaited: taken.awaited, late: taken.late, opening: writer == nil)
             if wanted != priority, wanted.apply() { priority = wanted }
             let started = clock.now
             var failure: StoreFailure?

@@ -92,6 +92,15 @@ final class StoreQueue: @unchecked Sendable {
     /// size: the writer may run at idle priority (``WriterPriority``), and a stream's thread must never
     /// wait behind it for the mutex.
     func take(due: UInt64) -> Batch? {
+        // The dropped head is cut off after the mutex is let go: a copy of up to `capacity` quotes.
+        guard let (batch, dropped) = takeWhole(due: due) else { return nil }
+        guard dropped > 0 else { return batch }
+        var cut = batch
+        cut.quotes = Array(batch.quotes[dropped...])
+        return cut
+    }
+
+    private func takeWhole(due: UInt64) -> (Batch, dropped: Int)? {
         locked {
             while true {
                 let waiting = entries.count - head
@@ -108,13 +117,12 @@ final class StoreQueue: @unchecked Sendable {
             }
             var quotes: [StoredQuote] = []
             swap(&quotes, &entries)
-            // Room for as many as this batch: the pushes until the next one do not grow the array again.
-            entries.reserveCapacity(min(quotes.count, capacity))
+            // Room for as many as this batch (up to 16,384): the pushes until the next one seldom grow the array again.
+            entries.reserveCapacity(min(quotes.count, 16_384))
             let dropped = head
             head = 0
             let now = Self.monotonicNanoseconds(), ready = max(due, firstWaiting)
-            return Batch(quotes: dropped == 0 ? quotes : Array(quotes[dropped...]), awaited: closing || flushes > 0,
-                         late: .nanoseconds(now > ready ? Int64(now - ready) : 0))
+            return (Batch(quotes: quotes, awaited: closing || flushes > 0, late: .nanoseconds(now > ready ? Int64(now - ready) : 0)), dropped)
         }
     }
 

@@ -16,6 +16,10 @@ import Glibc
 /// - with no open writer (the first, or one after a failure): a file or server to open, then the batch.
 ///
 /// The next batch that is none of these goes back to idle.
+///
+/// Linux lets a thread leave `SCHED_IDLE` only with `CAP_SYS_NICE` or an `RLIMIT_NICE` of 20 or more (systemd's
+/// `LimitNICE=+0`); without, it could go idle and never come back, and starve. So the writer goes idle only where
+/// a throwaway thread found the way back open (``reversible``); elsewhere it always runs at the normal priority.
 enum WriterPriority: Equatable {
     case idle
     case normal
@@ -34,6 +38,27 @@ enum WriterPriority: Equatable {
     ///   - opening: the writer must be opened first.
     static func forBatch(of count: Int, awaited: Bool, late: Duration = .zero, opening: Bool = false) -> WriterPriority {
         awaited || opening || late >= lateness || count >= catchUpBatch ? .normal : .idle
+    }
+
+    /// Whether a thread of this process may go idle and come back: tried once, on a thread of its own.
+    static let reversible: Bool = {
+        let answer = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        answer.initialize(to: false)
+        defer { answer.deallocate() }
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            context?.assumingMemoryBound(to: Bool.self).pointee = WriterPriority.idle.apply() && WriterPriority.normal.apply()
+            return nil
+        }, answer)
+        guard started == 0 else { return false }
+        pthread_join(thread, nil)
+        return answer.pointee
+    }()
+
+    /// The priority the writer takes for a batch: ``forBatch(of:awaited:late:opening:)``'s where the way back from idle
+    /// is open, else always the normal one.
+    static func forWriter(batch count: Int, awaited: Bool, late: Duration, opening: Bool) -> WriterPriority {
+        reversible ? forBatch(of: count, awaited: awaited, late: late, opening: opening) : .normal
     }
 
     /// `SCHED_IDLE` from `<linux/sched.h>`: Swift's Glibc module does not export it (a `_GNU_SOURCE` name).
