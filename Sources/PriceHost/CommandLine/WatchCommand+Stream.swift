@@ -163,7 +163,7 @@ final class StreamMedian: Sendable {
                 }
                 let age = now.timeIntervalSince(latest.quote.timestamp)
                 if let seconds = maxAge[provider], age > Double(seconds) {
-                    excluded.append(.init(provider: provider, why: "stale: \(Int(age)) s old, maxAgeSeconds \(seconds)"))
+                    excluded.append(.init(provider: provider, why: AggregateQuote.Exclusion.stale(ageSeconds: Int(age), maxAgeSeconds: seconds)))
                     return nil
                 }
                 return latest

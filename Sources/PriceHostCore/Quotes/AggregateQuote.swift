@@ -38,6 +38,11 @@ package struct AggregateQuote: Sendable, Equatable {
             self.provider = provider
             self.why = why
         }
+
+        /// The why of a quote `ageSeconds` old, past its `maxAgeSeconds`.
+        package static func stale(ageSeconds: Int, maxAgeSeconds: Int) -> String {
+            "stale: \(ageSeconds) s old, maxAgeSeconds \(maxAgeSeconds)"
+        }
     }
 
     /// Aggregates `sources` (at least one), flagging those more than `maxDeviationBps` from the median.

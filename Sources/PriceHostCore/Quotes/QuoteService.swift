@@ -191,7 +191,7 @@ package struct QuoteService: Sendable {
             return nil
         }
         var failure = QuoteFailure(provider: provider, request: request, code: .invalidResponse, message: message)
-        failure.exclusion = "stale: \(age) s old, \(key.split(separator: ".").last ?? "maxAgeSeconds") \(limit)"
+        failure.exclusion = AggregateQuote.Exclusion.stale(ageSeconds: age, maxAgeSeconds: limit)
         return failure
     }
 }

@@ -71,10 +71,9 @@ extension FleetFeeds {
         }
         if keep != nil, kept > 0 { diagnostics.log(.info, "shared: wrote \(kept) of \(provider)'s kept events to the store on taking the feed over") }
         guard let newest else { return }
-        let seconds = Double(max(0, nowMilliseconds() - newest)) / 1000
-        state.withLock { $0.feeds[provider]?.counters.unheldSeconds += seconds }
-        let tenths = Int((seconds * 10).rounded())
-        diagnostics.warning("shared: \(provider)'s feed: \(tenths / 10).\(tenths % 10) s from the fleet's newest event to this instance "
+        let gap = Duration.milliseconds(max(0, nowMilliseconds() - newest))
+        state.withLock { $0.feeds[provider]?.counters.unheld += gap }
+        diagnostics.warning("shared: \(provider)'s feed: \(Durations.seconds(gap)) s from the fleet's newest event to this instance "
             + "taking the feed over; what the venue sent meanwhile reached no instance")
     }
 }

@@ -15,7 +15,7 @@ extension FleetFeeds {
             writer.family("pricehost_stream_fleet_unheld_seconds_total", "counter",
                           "Seconds from the fleet's newest kept event to this instance taking the provider's feed over: the venue's prices of that time reached no instance.")
             for (provider, feed) in feeds {
-                writer.sample("pricehost_stream_fleet_unheld_seconds_total", [("provider", provider)], String(Double(Int((feed.counters.unheldSeconds * 1000).rounded())) / 1000))
+                writer.sample("pricehost_stream_fleet_unheld_seconds_total", [("provider", provider)], Durations.seconds(feed.counters.unheld))
             }
             writer.family("pricehost_stream_fleet_relayed_total", "counter", "Feed updates this instance received through Redis.")
             for (provider, feed) in feeds { writer.sample("pricehost_stream_fleet_relayed_total", [("provider", provider)], String(feed.counters.relayed)) }
@@ -32,8 +32,8 @@ extension FleetFeeds {
 struct FleetCounters: Sendable {
     static let lagBuckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1]
     var handovers = 0
-    /// Seconds the feed had no holder before this instance took it over (from the newest kept event).
-    var unheldSeconds = 0.0
+    /// From the fleet's newest kept event to each take-over by this instance, added up.
+    var unheld: Duration = .zero
     /// The relay lag of each update received through Redis.
     var lag = PrometheusHistogram(bounds: FleetCounters.lagBuckets)
     /// Updates received through Redis.
