@@ -149,11 +149,7 @@ package final class QuoteStore: Sendable {
         var due = StoreQueue.monotonicNanoseconds()
         var pause = Self.retryPauses.first
         var refused: (until: ContinuousClock.Instant, failure: StoreFailure)?
-        var priority: WriterPriority?
-        while let taken = queue.take(due: due) {
-            let batch = taken.quotes
-            let wanted = WriterPriority.forWriter(batch: batch.count, awaited: taken.awaited, late: taken.late, opening: writer == nil)
-            if wanted != priority, wanted.apply() { priority = wanted }
+        while let batch = queue.take(due: due) {
             let started = clock.now
             var failure: StoreFailure?
             if writer == nil {

@@ -20,8 +20,6 @@ final class StoreQueue: @unchecked Sendable {
     private(set) var droppedOnOverflow: UInt64 = 0
     private var flushes = 0
     private var closing = false
-    /// When the oldest quote waiting arrived in an empty queue (monotonic nanoseconds).
-    private var firstWaiting: UInt64 = 0
 
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
@@ -66,10 +64,7 @@ final class StoreQueue: @unchecked Sendable {
             entries.append(quote)
             pushed += 1
             // The writer sleeps without a deadline only while the queue is empty.
-            if wasEmpty {
-                firstWaiting = Self.monotonicNanoseconds()
-                pthread_cond_broadcast(condition)
-            }
+            if wasEmpty { pthread_cond_broadcast(condition) }
             return true
         }
     }
@@ -77,30 +72,18 @@ final class StoreQueue: @unchecked Sendable {
     /// How many wait now.
     var depth: Int { locked { entries.count - head } }
 
-    /// What the writer takes: every quote queued, and whether someone waits for it (a flush, or the store closing).
-    struct Batch {
-        var quotes: [StoredQuote]
-        var awaited: Bool
-        /// How long after it was due the writer took it: after `due`, or after its first quote came, whichever is later.
-        var late: Duration
-    }
-
     /// The writer's wait: returns what is queued once `due` (monotonic nanoseconds) has passed, or sooner
     /// when a flush is asked for or the store closes; `nil` when closing with nothing left.
     ///
     /// The queue's storage is handed over whole, so the mutex is held for a moment whatever the batch's
-    /// size: the writer may run at idle priority (``WriterPriority``), and a stream's thread must never
-    /// wait behind it for the mutex.
-    func take(due: UInt64) -> Batch? {
+    /// size: a stream's thread pushing a quote never waits behind a copy.
+    func take(due: UInt64) -> [StoredQuote]? {
         // The dropped head is cut off after the mutex is let go: a copy of up to `capacity` quotes.
-        guard let (batch, dropped) = takeWhole(due: due) else { return nil }
-        guard dropped > 0 else { return batch }
-        var cut = batch
-        cut.quotes = Array(batch.quotes[dropped...])
-        return cut
+        guard let (quotes, dropped) = takeWhole(due: due) else { return nil }
+        return dropped == 0 ? quotes : Array(quotes[dropped...])
     }
 
-    private func takeWhole(due: UInt64) -> (Batch, dropped: Int)? {
+    private func takeWhole(due: UInt64) -> (quotes: [StoredQuote], dropped: Int)? {
         locked {
             while true {
                 let waiting = entries.count - head
@@ -121,8 +104,7 @@ final class StoreQueue: @unchecked Sendable {
             entries.reserveCapacity(min(quotes.count, 16_384))
             let dropped = head
             head = 0
-            let now = Self.monotonicNanoseconds(), ready = max(due, firstWaiting)
-            return (Batch(quotes: quotes, awaited: closing || flushes > 0, late: .nanoseconds(now > ready ? Int64(now - ready) : 0)), dropped)
+            return (quotes, dropped)
         }
     }
 
