@@ -12,13 +12,29 @@ public struct Quote: Sendable, Hashable {
     public var provider: String
     /// When the price was observed.
     public var timestamp: Date
+    /// The venue's best bid, exact, when it gives one (ABI 1.4); `nil` when unknown.
+    public var bid: Decimal?
+    /// The venue's best ask, exact, when it gives one (ABI 1.4); `nil` when unknown.
+    public var ask: Decimal?
+    /// How far the host trusts it, set by the host when it judged the quote's age; `nil` when not judged.
+    package var status: QuoteStatus?
 
     /// Creates a quote.
-    public init(asset: String, currency: String, amount: Decimal, provider: String, timestamp: Date) {
+    public init(asset: String, currency: String, amount: Decimal, provider: String, timestamp: Date,
+                bid: Decimal? = nil, ask: Decimal? = nil) {
         self.asset = asset
         self.currency = currency
         self.amount = amount
         self.provider = provider
         self.timestamp = timestamp
+        self.bid = bid
+        self.ask = ask
     }
+}
+
+/// A quote's `status` in the host's answers: `live` when fresh (from a live feed, or a fetch within
+/// its limits), `stale` when older than its `maxAgeSeconds` or the last price of a stale feed.
+package enum QuoteStatus: String, Sendable, Hashable {
+    case live
+    case stale
 }

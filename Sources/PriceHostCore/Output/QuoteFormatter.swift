@@ -33,18 +33,22 @@ package enum QuoteFormatter {
     }
 
     /// One quote as a JSON object on one line.
-    /// - Parameter amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
-    package static func json(_ quote: Quote, amount: String? = nil) -> String {
+    /// - Parameters:
+    ///   - amount: `quote.amount`'s text when the caller has it already (``DecimalAmount/format(_:)``'s).
+    ///   - now: when the answer is written, for `ageMs`; `nil` leaves `ageMs` out.
+    package static func json(_ quote: Quote, amount: String? = nil, at now: Date? = nil) -> String {
         var bytes: [UInt8] = []
-        writeJSON(quote, amount: amount, to: &bytes) { _ in }
+        writeJSON(quote, amount: amount, at: now, to: &bytes) { _ in }
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends ``json(_:amount:)``'s text to `bytes`, with what `moreMembers` appends (`,"key":value…`) before its closing brace.
+    /// Appends ``json(_:amount:at:)``'s text to `bytes`, with what `moreMembers` appends (`,"key":value…`)
+    /// after the five first members and before the quality ones (``writeQuality(_:at:to:)``).
     ///
     /// Written as bytes into one buffer, as `JSONValue`'s serialization would write it: a streaming host writes one per quote,
     /// and String's appends of the dozen pieces cost more than the rest of the quote's path together.
-    package static func writeJSON(_ quote: Quote, amount: String?, to bytes: inout [UInt8], moreMembers: (inout [UInt8]) -> Void) {
+    package static func writeJSON(_ quote: Quote, amount: String?, at now: Date? = nil, to bytes: inout [UInt8],
+                                  moreMembers: (inout [UInt8]) -> Void) {
         bytes.reserveCapacity(bytes.count + 256)
         bytes.appendUTF8(#"{"asset":"#)
         JSONValue.appendQuoted(quote.asset, to: &bytes)
@@ -57,7 +61,37 @@ package enum QuoteFormatter {
         bytes.appendUTF8(#","timestamp":"#)
         JSONValue.appendQuoted(ISO8601Timestamp.format(quote.timestamp), to: &bytes)
         moreMembers(&bytes)
+        writeQuality(quote, at: now, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The members that say how good a quote is, each only when known (never `null`), in this order:
+    /// `bid`, `ask` (exact decimal text), `status` (`live` or `stale`), `ageMs` (`now` minus the venue's
+    /// time in whole milliseconds, 0 when the venue's clock is ahead).
+    package static func writeQuality(_ quote: Quote, at now: Date?, to bytes: inout [UInt8]) {
+        if let bid = quote.bid {
+            bytes.appendUTF8(#","bid":"#)
+            JSONValue.appendQuoted(DecimalAmount.format(bid), to: &bytes)
+        }
+        if let ask = quote.ask {
+            bytes.appendUTF8(#","ask":"#)
+            JSONValue.appendQuoted(DecimalAmount.format(ask), to: &bytes)
+        }
+        if let status = quote.status {
+            bytes.appendUTF8(#","status":"#)
+            JSONValue.appendQuoted(status.rawValue, to: &bytes)
+        }
+        if let now {
+            bytes.appendUTF8(#","ageMs":"#)
+            bytes.appendUTF8(String(ageMilliseconds(of: quote, at: now)))
+        }
+    }
+
+    /// `now` minus the quote's time, in whole milliseconds (rounded down); 0 when the quote's time is ahead of `now`.
+    package static func ageMilliseconds(of quote: Quote, at now: Date) -> Int64 {
+        let seconds = now.timeIntervalSince(quote.timestamp)
+        guard seconds > 0, seconds.isFinite else { return 0 }
+        return Int64(min(seconds * 1000, Double(Int64.max / 2)).rounded(.down))
     }
 
     /// `watch --format json`'s line for a failure: the asset, currency, `error` and when.
