@@ -32,6 +32,17 @@ public struct Quote: Sendable, Hashable {
     }
 }
 
+extension Quote {
+    /// `now` minus the quote's time in whole milliseconds, each time taken to its nearest millisecond (as
+    /// ISO 8601 text shows them); 0 when the quote's time is ahead of `now`.
+    package func ageMilliseconds(at now: Date) -> Int64 {
+        func milliseconds(_ date: Date) -> Double { (date.timeIntervalSince1970 * 1000).rounded() }
+        let age = milliseconds(now) - milliseconds(timestamp)
+        guard age > 0, age.isFinite else { return 0 }
+        return Int64(min(age, Double(Int64.max / 2)))
+    }
+}
+
 /// A quote's `status` in the host's answers: `live` when fresh (from a live feed, or a fetch within
 /// its limits), `stale` when older than its `maxAgeSeconds` or the last price of a stale feed.
 package enum QuoteStatus: String, Sendable, Hashable {

@@ -65,7 +65,7 @@ struct KrakenTests {
             let line = try #require(result.outputLines.first)
             #expect(line.hasPrefix(#"{"asset":"BTC","currency":"USD","amount":"64000.123456789012","provider":"kraken","timestamp":""#), "\(line)")
             // No time in the ticker: the time of receipt, so within this test's run.
-            let stamp = try #require(line.split(separator: "\"").dropLast().last.map(String.init))
+            let stamp = try #require(line.components(separatedBy: #""timestamp":""#).last?.split(separator: "\"").first.map(String.init))
             let date = try #require(ISO8601DateFormatter().date(from: stamp.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)))
             #expect(date >= before.addingTimeInterval(-1) && date <= Date().addingTimeInterval(1), "\(stamp)")
             #expect(server.requestCount(path: "/0/public/Ticker?pair=XBTUSD") == 1)

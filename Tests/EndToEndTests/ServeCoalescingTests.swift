@@ -39,7 +39,7 @@ struct ServeCoalescingTests {
         #expect(allJoined, "the 199 other requests did not all join the fetch in flight within 30 s")
         let replies = try clients.map { try $0.readReply() }
         #expect(replies.allSatisfy { $0.status == 200 })
-        #expect(Set(replies.map(\.body)).count == 1)
+        #expect(Set(replies.map { withoutAges($0.body) }).count == 1)
         #expect(replies.first?.body.hasPrefix(#"[{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"coinbase","#) == true, "\(replies.first.map(String.init(describing:)) ?? "")")
         #expect(upstream.requestCount(path: "/v2/prices/BTC-USD/spot") == 1)
         let metrics = try server.get("/metrics").body

@@ -20,9 +20,12 @@ struct WatchTests {
         let result = try sandbox.run(["watch", "--asset", "BTC,ETH", "--interval", "1", "--ticks", "3"])
         #expect(result.status == 0, "\(result)")
         #expect(result.standardError == "")
-        let btc = #"{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"file","timestamp":"2026-11-20T12:00:00Z"}"#
-        let eth = #"{"asset":"ETH","currency":"USD","amount":"3120.48","provider":"file","timestamp":"2026-11-20T12:00:00Z"}"#
-        #expect(result.outputLines == [btc, eth, btc, eth, btc, eth])
+        let btc = #"{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"file","timestamp":"2026-11-20T12:00:00Z","status":"live"}"#
+        let eth = #"{"asset":"ETH","currency":"USD","amount":"3120.48","provider":"file","timestamp":"2026-11-20T12:00:00Z","status":"live"}"#
+        #expect(result.withoutAges.outputLines == [btc, eth, btc, eth, btc, eth])
+        // Each line's age, from the file's time to when watch wrote it: days here.
+        #expect(ageMilliseconds(in: result.standardOutput).count == 6)
+        #expect(ageMilliseconds(in: result.standardOutput).allSatisfy { $0 > 86_400_000 })
     }
 
     @Test func failureIsALineWithAnErrorAndTheLoopGoesOn() throws {
@@ -89,7 +92,7 @@ struct WatchTests {
             """, in: sandbox)
         #expect(result.status == 0, "\(result)")
         #expect(result.outputLines.first?.contains(#""error":"unknown provider 'ctest' (from --provider); loaded providers: file""#) == true, "\(result)")
-        #expect(result.outputLines.last == #"{"asset":"BTC","currency":"USD","amount":"100.25","provider":"ctest","timestamp":"2025-11-20T12:00:00Z"}"#)
+        #expect(result.withoutAges.outputLines.last == #"{"asset":"BTC","currency":"USD","amount":"100.25","provider":"ctest","timestamp":"2025-11-20T12:00:00Z","status":"live"}"#)
     }
 
     @Test func sigtermStopsItCleanlyWithStatusZero() throws {
@@ -104,9 +107,9 @@ struct WatchTests {
             echo "status $?"
             cat out.jsonl
             """, in: sandbox)
-        #expect(result.outputLines == [
+        #expect(result.withoutAges.outputLines == [
             "status 0",
-            #"{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"file","timestamp":"2026-11-20T12:00:00Z"}"#,
+            #"{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"file","timestamp":"2026-11-20T12:00:00Z","status":"live"}"#,
         ], "\(result)")
     }
 

@@ -4,14 +4,14 @@ extension FetchCommand {
         name: "fetch",
         summary: "print the price of each asset from its provider, or with --aggregate the median of several",
         usage: [
-            UsageLine("--asset", "[--provider]", "[--currency]", "[--format]"),
+            UsageLine("--asset", "[--provider]", "[--currency]", "[--max-age]", "[--format]"),
         ])
 
     static let formats: [Invocation.Format] = [.text, .json, .csv]
 
     static let options: [Option<FetchCommand>] = [
         .config(\.plugins), .asset(\.quotes), .provider(\.quotes), .currency(\.quotes),
-        .format(\.format, supported: formats), .aggregate(\.quotes), .allowInsecurePlugins(\.plugins),
+        .format(\.format, supported: formats), .aggregate(\.quotes), .maxAge(\.quotes), .allowInsecurePlugins(\.plugins),
     ]
 
     func validate() throws(UsageError) {

@@ -40,7 +40,7 @@ struct FetchCommand: LoadsPlugins {
 
         let currency = quotes.currency ?? config.defaultCurrency
         if quotes.aggregateMedian { return await aggregate(routes, currency: currency, service, context) }
-        let results = await service.fetch(routes, currency: currency)
+        let results = await service.fetch(routes, currency: currency, maxAge: quotes.maxAge)
         var quotes: [Quote] = []
         for result in results {
             switch result {
@@ -49,7 +49,7 @@ struct FetchCommand: LoadsPlugins {
             }
         }
         if !quotes.isEmpty || format == .csv {
-            for line in QuoteFormatter.lines(for: quotes, format: format) { output(line) }
+            for line in QuoteFormatter.lines(for: quotes, format: format, at: context.clock.wallNow) { output(line) }
         }
         if quotes.count == results.count { return .success }
         return quotes.isEmpty ? .fetchFailed : .partial
@@ -60,7 +60,7 @@ struct FetchCommand: LoadsPlugins {
                            _ context: CommandContext) async -> ExitStatus {
         let output = context.output, diagnostics = context.diagnostics
         var aggregates: [AggregateQuote] = []
-        for (result, leftOut) in await service.aggregate(routes, currency: currency) {
+        for (result, leftOut) in await service.aggregate(routes, currency: currency, maxAge: quotes.maxAge) {
             for warning in AggregateQuote.sourceWarnings(for: result, leftOut: leftOut) { diagnostics.warning(warning) }
             switch result {
             case .success(let aggregate):

@@ -34,6 +34,11 @@ struct QuoteOptions: Sendable, Equatable {
     var currency: String?
     /// `--aggregate median`: ask every provider and report the median, range and spread.
     var aggregateMedian = false
+    /// `--max-age`: a quote older than this (strictly) is refused, in milliseconds.
+    var maxAgeMilliseconds: Int?
+
+    /// `--max-age` as the quote service takes it.
+    var maxAge: MaxAge? { maxAgeMilliseconds.map { MaxAge(milliseconds: $0, name: "--max-age") } }
 
     static let asset = Option<Self>("--asset", value: "CODES", synopsis: "CODE[,CODE...]",
                                     help: "asset codes, comma-separated (2 to 10 letters or digits)", repeatable: true) { options, value throws(UsageError) in
@@ -78,6 +83,16 @@ struct QuoteOptions: Sendable, Equatable {
         options.aggregateMedian = true
     }
 
+    static let maxAge = Option<Self>("--max-age", value: "AGE", help: """
+        (fetch, watch) refuse a quote older than AGE (30s, 500ms, 2m, 1h), to the
+        millisecond from the venue's time; that asset fails with a line naming its age
+        """) { options, value throws(UsageError) in
+        guard let milliseconds = Durations.milliseconds(withUnit: value), milliseconds > 0 else {
+            throw UsageError("--max-age must be a duration such as 30s, 500ms, 2m or 1h (above 0, at most a year), not '\(value)'")
+        }
+        options.maxAgeMilliseconds = milliseconds
+    }
+
     /// `fetch` and `watch` need at least one asset.
     func requireAssets(for command: String) throws(UsageError) {
         if assets.isEmpty { throw UsageError("\(command) needs --asset CODE (or a list: --asset BTC,ETH)") }
@@ -99,6 +114,8 @@ extension Option {
     static func currency(_ group: WritableKeyPath<Root, QuoteOptions> & Sendable) -> Option { QuoteOptions.currency.stored(in: group) }
     /// `--aggregate median`, stored in the command's ``QuoteOptions``.
     static func aggregate(_ group: WritableKeyPath<Root, QuoteOptions> & Sendable) -> Option { QuoteOptions.aggregate.stored(in: group) }
+    /// `--max-age AGE`, stored in the command's ``QuoteOptions``.
+    static func maxAge(_ group: WritableKeyPath<Root, QuoteOptions> & Sendable) -> Option { QuoteOptions.maxAge.stored(in: group) }
 
     /// `--format`: any ``Invocation/Format`` parses; the usage line shows those the command
     /// `supports`, in that order, and its `validate()` refuses the others (``Invocation/Format/require(_:by:)``).

@@ -6,7 +6,7 @@ extension WatchCommand {
         name: "watch",
         summary: "print the assets' prices every --interval seconds, or as the venues' feeds push them (--stream), a line each",
         usage: [
-            UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--format]", "[--record]"),
+            UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--max-age]", "[--format]", "[--record]"),
             UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]", "[--record]"),
         ])
 
@@ -15,7 +15,7 @@ extension WatchCommand {
 
     static let options: [Option<WatchCommand>] = [
         .config(\.plugins), .asset(\.quotes), .provider(\.quotes), .currency(\.quotes),
-        .format(\.format, supported: formats), .aggregate(\.quotes),
+        .format(\.format, supported: formats), .aggregate(\.quotes), .maxAge(\.quotes),
         Option("--interval", value: "SECONDS", synopsis: "SECONDS (0.1 to 86400)", help: nil, manual: OptionSpec.intervalManual) { watch, value throws(UsageError) in
             guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                 throw UsageError("--interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not '\(value)'")

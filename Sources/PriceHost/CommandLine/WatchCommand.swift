@@ -98,9 +98,9 @@ struct WatchCommand: LoadsPlugins {
             }
             let routes = routing.routes
             if quotes.aggregateMedian {
-                await emitAggregates(service.aggregate(routes, currency: currency), currency: currency, recorder, unless: stop, context)
+                await emitAggregates(service.aggregate(routes, currency: currency, maxAge: quotes.maxAge), currency: currency, recorder, unless: stop, context)
             } else {
-                await emitQuotes(service.fetch(routes, currency: currency), currency: currency, recorder, unless: stop, context)
+                await emitQuotes(service.fetch(routes, currency: currency, maxAge: quotes.maxAge), currency: currency, recorder, unless: stop, context)
             }
             if let ticks = ticks, tick >= ticks { break }
             await sleep(jittered: intervalMilliseconds, unless: stop)
@@ -114,9 +114,9 @@ struct WatchCommand: LoadsPlugins {
             switch result {
             case .success(let quote):
                 guard recorder?.record(StoredQuote(quote, receivedAt: receivedAt, source: .rest)) != false else { return }
-                for line in QuoteFormatter.lines(for: [quote], format: format).suffix(1) { context.output(line) }
+                for line in QuoteFormatter.lines(for: [quote], format: format, at: context.clock.wallNow).suffix(1) { context.output(line) }
             case .failure(let error as QuoteFailure):
-                emitFailure(asset: error.request.asset, currency: currency, message: error.description, context)
+                emitFailure(asset: error.request.asset, currency: currency, message: error.description, ageMilliseconds: error.ageMilliseconds, context)
             case .failure(let error):
                 emitFailure(asset: "", currency: currency, message: "\(error)", context)
             }
@@ -139,12 +139,12 @@ struct WatchCommand: LoadsPlugins {
     }
 
     /// One failure: a JSON line with `error` on stdout in json format; one line on stderr otherwise.
-    private func emitFailure(asset: String, currency: String, message: String, _ context: CommandContext) {
+    private func emitFailure(asset: String, currency: String, message: String, ageMilliseconds: Int64? = nil, _ context: CommandContext) {
         guard format == .json else {
             context.diagnostics.error(message)
             return
         }
-        context.output(QuoteFormatter.failureLine(asset: asset, currency: currency, message: message, at: Date()))
+        context.output(QuoteFormatter.failureLine(asset: asset, currency: currency, message: message, at: Date(), ageMilliseconds: ageMilliseconds))
     }
 
     /// Sleeps `seconds` ±10%, in short steps, so a signal ends it within 100 ms.

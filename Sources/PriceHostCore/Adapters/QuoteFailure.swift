@@ -16,6 +16,8 @@ package struct QuoteFailure: Error, CustomStringConvertible, Sendable, Equatable
     /// Why a median leaves the provider out, when it is not a plain failure: `stale: …` or `out of bounds: …`
     /// (set by the quote's check); `nil`: `failed: ` and the message.
     package var exclusion: String?
+    /// The refused quote's age, when it was refused for being too old (the `ageMs` of its error object).
+    package var ageMilliseconds: Int64?
 
     /// What a median says of the provider in its `excluded`.
     package var whyExcluded: String { exclusion ?? "failed: \(message)" }

@@ -13,11 +13,11 @@ package enum QuoteFormatter {
     /// The csv header line.
     package static let header = "asset,currency,amount,provider,timestamp"
 
-    /// The lines to print for `quotes` in `format`.
-    package static func lines(for quotes: [Quote], format: OutputFormat) -> [String] {
+    /// The lines to print for `quotes` in `format`; JSON gives each its `ageMs` at `now`, when given.
+    package static func lines(for quotes: [Quote], format: OutputFormat, at now: Date? = nil) -> [String] {
         switch format {
         case .json:
-            return quotes.map { json($0) }
+            return quotes.map { json($0, at: now) }
         case .csv:
             return [header] + quotes.map { quote in
                 [quote.asset, quote.currency, DecimalAmount.format(quote.amount), quote.provider,
@@ -43,7 +43,7 @@ package enum QuoteFormatter {
     }
 
     /// Appends ``json(_:amount:at:)``'s text to `bytes`, with what `moreMembers` appends (`,"key":value…`)
-    /// after the five first members and before the quality ones (``writeQuality(_:at:to:)``).
+    /// after the five first members and before the quality ones (``writeQuality(_:to:)``); `ageMs` is the last.
     ///
     /// Written as bytes into one buffer, as `JSONValue`'s serialization would write it: a streaming host writes one per quote,
     /// and String's appends of the dozen pieces cost more than the rest of the quote's path together.
@@ -61,14 +61,15 @@ package enum QuoteFormatter {
         bytes.appendUTF8(#","timestamp":"#)
         JSONValue.appendQuoted(ISO8601Timestamp.format(quote.timestamp), to: &bytes)
         moreMembers(&bytes)
-        writeQuality(quote, at: now, to: &bytes)
+        writeQuality(quote, to: &bytes)
+        if let now { appendAge(of: quote, at: now, to: &bytes) }
         bytes.append(UInt8(ascii: "}"))
     }
 
     /// The members that say how good a quote is, each only when known (never `null`), in this order:
-    /// `bid`, `ask` (exact decimal text), `status` (`live` or `stale`), `ageMs` (`now` minus the venue's
-    /// time in whole milliseconds, 0 when the venue's clock is ahead).
-    package static func writeQuality(_ quote: Quote, at now: Date?, to bytes: inout [UInt8]) {
+    /// `bid`, `ask` (exact decimal text), `status` (`live` or `stale`). `ageMs` follows them, last of all
+    /// (``appendAge(of:at:to:)``), so that a line kept without it can take it at each answer.
+    package static func writeQuality(_ quote: Quote, to bytes: inout [UInt8]) {
         if let bid = quote.bid {
             bytes.appendUTF8(#","bid":"#)
             JSONValue.appendQuoted(DecimalAmount.format(bid), to: &bytes)
@@ -81,24 +82,28 @@ package enum QuoteFormatter {
             bytes.appendUTF8(#","status":"#)
             JSONValue.appendQuoted(status.rawValue, to: &bytes)
         }
-        if let now {
-            bytes.appendUTF8(#","ageMs":"#)
-            bytes.appendUTF8(String(ageMilliseconds(of: quote, at: now)))
-        }
     }
 
-    /// `now` minus the quote's time, in whole milliseconds (rounded down); 0 when the quote's time is ahead of `now`.
-    package static func ageMilliseconds(of quote: Quote, at now: Date) -> Int64 {
-        let seconds = now.timeIntervalSince(quote.timestamp)
-        guard seconds > 0, seconds.isFinite else { return 0 }
-        return Int64(min(seconds * 1000, Double(Int64.max / 2)).rounded(.down))
+    /// `,"ageMs":N`: `now` minus the venue's time in whole milliseconds, 0 when the venue's clock is ahead.
+    package static func appendAge(of quote: Quote, at now: Date, to bytes: inout [UInt8]) {
+        bytes.appendUTF8(#","ageMs":"#)
+        bytes.appendUTF8(String(quote.ageMilliseconds(at: now)))
     }
 
-    /// `watch --format json`'s line for a failure: the asset, currency, `error` and when.
-    package static func failureLine(asset: String, currency: String, message: String, at time: Date) -> String {
-        JSONValue.object(JSONObject([
+
+    /// `watch --format json`'s line for a failure: the asset, currency, `error` and when; and `ageMs`,
+    /// the refused quote's age, when it was refused for being too old.
+    package static func failureLine(asset: String, currency: String, message: String, at time: Date, ageMilliseconds: Int64? = nil) -> String {
+        var members: [(String, JSONValue)] = [
             ("asset", .string(asset)), ("currency", .string(currency)),
             ("error", .string(message)), ("timestamp", .string(ISO8601Timestamp.format(time))),
-        ])).serialized
+        ]
+        if let ageMilliseconds { members.append(("ageMs", .number(String(ageMilliseconds)))) }
+        return JSONValue.object(JSONObject(members)).serialized
+    }
+
+    /// ``failureLine(asset:currency:message:at:ageMilliseconds:)`` for `error`, with its age when it is a ``QuoteFailure`` that has one.
+    package static func failureLine(asset: String, currency: String, error: any Error, at time: Date) -> String {
+        failureLine(asset: asset, currency: currency, message: "\(error)", at: time, ageMilliseconds: (error as? QuoteFailure)?.ageMilliseconds)
     }
 }

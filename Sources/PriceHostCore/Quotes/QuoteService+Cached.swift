@@ -10,7 +10,7 @@ extension QuoteService {
     /// Every route is looked up before any is checked, and the hits are counted only when all
     /// passed, so a `nil` followed by a fetch counts each once. (A stale quote used with a warning,
     /// `staleQuotes: "warn"`, beside another route's quote that fails its check, is warned of twice.)
-    package func cachedQuotes(_ routes: [Route], currency: String) -> [Result<Quote, any Error>]? {
+    package func cachedQuotes(_ routes: [Route], currency: String, maxAge: MaxAge? = nil) -> [Result<Quote, any Error>]? {
         var hits: [(cache: any QuoteCache, quote: Quote, provider: String)] = []
         hits.reserveCapacity(routes.count)
         for route in routes {
@@ -20,8 +20,13 @@ extension QuoteService {
                   let quote = cache.cachedQuote(for: QuoteRequest(asset: route.asset, currency: currency)) else { return nil }
             hits.append((cache, quote, choice.provider))
         }
-        for hit in hits where check(hit.quote, from: hit.provider) != nil { return nil }
+        var judged: [Result<Quote, any Error>] = []
+        judged.reserveCapacity(hits.count)
+        for hit in hits {
+            guard case .success(let quote) = judge(hit.quote, from: hit.provider, maxAge: maxAge) else { return nil }
+            judged.append(.success(quote))
+        }
         for hit in hits { hit.cache.countCacheHit() }
-        return hits.map { .success($0.quote) }
+        return judged
     }
 }

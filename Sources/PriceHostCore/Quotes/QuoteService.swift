@@ -51,7 +51,8 @@ package struct QuoteService: Sendable {
 
     /// Fetches each route's quote concurrently, at most `maxConcurrentRequests`
     /// at once per (first) provider; the results keep the routes' order.
-    package func fetch(_ routes: [Route], currency: String) async -> [Result<Quote, any Error>] {
+    /// - Parameter maxAge: the client's own limit on a quote's age (``MaxAge``), if any.
+    package func fetch(_ routes: [Route], currency: String, maxAge: MaxAge? = nil) async -> [Result<Quote, any Error>] {
         await withTaskGroup(of: (Int, Result<Quote, any Error>).self) { group in
             var results = [Result<Quote, any Error>?](repeating: nil, count: routes.count)
             var waiting = Array(routes.indices)
@@ -62,7 +63,7 @@ package struct QuoteService: Sendable {
                     let route = routes[index]
                     if inFlight[route.provider, default: 0] < config.policy(for: route.provider).maxConcurrentRequests {
                         inFlight[route.provider, default: 0] += 1
-                        group.addTask { (index, await fetch(route, currency: currency)) }
+                        group.addTask { (index, await fetch(route, currency: currency, maxAge: maxAge)) }
                     } else {
                         stillWaiting.append(index)
                     }
@@ -83,14 +84,15 @@ package struct QuoteService: Sendable {
     /// Asks every provider of each route at once and aggregates what they answer;
     /// a source that fails is left out (and returned in `failures`), and a route
     /// with no source left fails with every reason. Routes keep their order.
-    package func aggregate(_ routes: [Route], currency: String) async -> [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])] {
+    package func aggregate(_ routes: [Route], currency: String, maxAge: MaxAge? = nil)
+        async -> [(result: Result<AggregateQuote, QuoteFailure>, failures: [QuoteFailure])] {
         await withTaskGroup(of: (Int, Result<AggregateQuote, QuoteFailure>, [QuoteFailure]).self) { group in
             for (index, route) in routes.enumerated() {
                 group.addTask {
                     let request = QuoteRequest(asset: route.asset, currency: currency)
                     let answers = await withTaskGroup(of: (Int, Result<Quote, QuoteFailure>).self) { sources in
                         for (position, choice) in route.choices.enumerated() {
-                            sources.addTask { (position, await usableQuote(from: choice, request: request)) }
+                            sources.addTask { (position, await usableQuote(from: choice, request: request, maxAge: maxAge)) }
                         }
                         var answers: [(Int, Result<Quote, QuoteFailure>)] = []
                         for await answer in sources { answers.append(answer) }
@@ -114,11 +116,11 @@ package struct QuoteService: Sendable {
     }
 
     /// The first acceptable quote from the route's providers, in order; else every failure, in one line.
-    private func fetch(_ route: Route, currency: String) async -> Result<Quote, any Error> {
+    private func fetch(_ route: Route, currency: String, maxAge: MaxAge?) async -> Result<Quote, any Error> {
         let request = QuoteRequest(asset: route.asset, currency: currency)
         var failures: [QuoteFailure] = []
         for choice in route.choices {
-            switch await usableQuote(from: choice, request: request) {
+            switch await usableQuote(from: choice, request: request, maxAge: maxAge) {
             case .success(let quote): return .success(quote)
             case .failure(let failure): failures.append(failure)
             }
@@ -127,14 +129,11 @@ package struct QuoteService: Sendable {
         return .failure(combined(failures, of: route, request: request, saying: "every provider failed"))
     }
 
-    /// One provider's quote, if it answered with one that passes ``check(_:from:)``.
-    private func usableQuote(from choice: Route.Choice, request: QuoteRequest) async -> Result<Quote, QuoteFailure> {
+    /// One provider's quote with its `status`, if it answered with one that passes ``judge(_:from:maxAge:)``.
+    private func usableQuote(from choice: Route.Choice, request: QuoteRequest, maxAge: MaxAge?) async -> Result<Quote, QuoteFailure> {
         switch await fetch(choice, request: request) {
-        case .success(let quote):
-            if let problem = check(quote, from: choice.provider) { return .failure(problem) }
-            return .success(quote)
-        case .failure(let failure):
-            return .failure(failure)
+        case .success(let quote): return judge(quote, from: choice.provider, maxAge: maxAge)
+        case .failure(let failure): return .failure(failure)
         }
     }
 
@@ -161,9 +160,29 @@ package struct QuoteService: Sendable {
         }
     }
 
+    /// `quote` with its `status` (``QuoteStatus``), or why it must not be used: outside the asset's bounds,
+    /// older than the config's `maxAgeSeconds` (a quote `staleQuotes: "warn"` lets through is `stale`),
+    /// or older than the client's own `maxAge` (refused whatever `staleQuotes` says).
+    package func judge(_ quote: Quote, from provider: String, maxAge: MaxAge? = nil) -> Result<Quote, QuoteFailure> {
+        let now = now()
+        if let maxAge, let refusal = maxAge.refusal(of: quote, from: provider, at: now) { return .failure(refusal) }
+        var judged = quote
+        switch check(quote, from: provider, at: now) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let isStale): judged.status = isStale ? .stale : .live
+        }
+        return .success(judged)
+    }
+
     /// Why `quote` must not be used: outside the asset's bounds, or older than the allowed age.
     /// A stale quote under `staleQuotes: "warn"` is used, with a warning.
     package func check(_ quote: Quote, from provider: String) -> QuoteFailure? {
+        if case .failure(let failure) = check(quote, from: provider, at: now()) { return failure }
+        return nil
+    }
+
+    /// ``check(_:from:)`` at `now`: true when the quote is used though stale (`staleQuotes: "warn"`).
+    private func check(_ quote: Quote, from provider: String, at now: Date) -> Result<Bool, QuoteFailure> {
         let request = QuoteRequest(asset: quote.asset, currency: quote.currency)
         let asset = config.assets[quote.asset]
         // Formatted only for a message: `serve` checks every cached quote it answers.
@@ -172,26 +191,27 @@ package struct QuoteService: Sendable {
             var failure = QuoteFailure(provider: provider, request: request, code: .invalidResponse,
                                        message: "price \(amount) for \(request.pair) is below assets.\(quote.asset).bounds.min (\(DecimalAmount.format(minimum)))")
             failure.exclusion = "out of bounds: \(amount) is below assets.\(quote.asset).bounds.min (\(DecimalAmount.format(minimum)))"
-            return failure
+            return .failure(failure)
         }
         if let maximum = asset?.maximum, quote.amount > maximum {
             var failure = QuoteFailure(provider: provider, request: request, code: .invalidResponse,
                                        message: "price \(amount) for \(request.pair) is above assets.\(quote.asset).bounds.max (\(DecimalAmount.format(maximum)))")
             failure.exclusion = "out of bounds: \(amount) is above assets.\(quote.asset).bounds.max (\(DecimalAmount.format(maximum)))"
-            return failure
+            return .failure(failure)
         }
         let policy = config.policy(for: provider)
         let (limit, key) = asset?.maxAgeSeconds.map { ($0, "assets.\(quote.asset).maxAgeSeconds") }
             ?? policy.maxAgeSeconds.map { ($0, "providers.\(provider).maxAgeSeconds") } ?? (0, "")
-        let age = Int(now().timeIntervalSince(quote.timestamp).rounded(.down))
-        guard limit > 0, age > limit else { return nil }
+        let age = Int(now.timeIntervalSince(quote.timestamp).rounded(.down))
+        guard limit > 0, age > limit else { return .success(false) }
         let message = "quote for \(request.pair) is \(age) s old (from \(ISO8601Timestamp.format(quote.timestamp))); \(key) is \(limit)"
         if policy.warnOnStaleQuotes {
             warn("\(provider): \(message); using it (staleQuotes: warn)")
-            return nil
+            return .success(true)
         }
         var failure = QuoteFailure(provider: provider, request: request, code: .invalidResponse, message: message)
         failure.exclusion = AggregateQuote.Exclusion.stale(ageSeconds: age, maxAgeSeconds: limit)
-        return failure
+        failure.ageMilliseconds = quote.ageMilliseconds(at: now)
+        return .failure(failure)
     }
 }

@@ -5,10 +5,10 @@ import Testing
 /// refused and printed before they were declarations.
 struct CommandDeclarationTests {
     /// Each command's options, as the hand-kept table in Invocation.swift had them, plus `watch --stream` (streaming),
-    /// `watch --record` and `history` (the quote store).
+    /// `watch --record` and `history` (the quote store), `--max-age` (issue 37).
     static let optionsBefore: [String: Set<String>] = [
-        "fetch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--allow-insecure-plugins"],
-        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--stream", "--record", "--allow-insecure-plugins"],
+        "fetch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--max-age", "--allow-insecure-plugins"],
+        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--max-age", "--interval", "--ticks", "--stream", "--record", "--allow-insecure-plugins"],
         "history": ["--config", "--asset", "--provider", "--aggregate", "--currency", "--interval", "--from", "--to", "--fill", "--at", "--twap", "--format"],
         "serve": ["--config", "--listen", "--allow-insecure-plugins"],
         "providers": ["--config", "--format", "--allow-insecure-plugins"],
@@ -123,8 +123,8 @@ struct CommandDeclarationTests {
         pricehost: a plugin-based price engine
 
         USAGE
-          pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--format text|json|csv]
-          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--record]
+          pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--max-age AGE] [--format text|json|csv]
+          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--max-age AGE] [--format json|csv|text] [--record]
           pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median] [--record]
           pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/candles, /v1/price, /v1/twap, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz
           pricehost history --asset CODE [--provider NAME] [--aggregate median] [--currency CODE] [--interval 1m|5m|15m|1h|4h|1d] [--from TIME] [--to TIME] [--fill previous] [--format text|json|csv]
@@ -148,6 +148,8 @@ struct CommandDeclarationTests {
                             assets.CODE.providers) and print the median, min, max and spread; a median of
                             one source comes with a warning saying why the others failed; (history) the
                             medians serve and watch --record kept
+          --max-age AGE     (fetch, watch) refuse a quote older than AGE (30s, 500ms, 2m, 1h), to the
+                            millisecond from the venue's time; that asset fails with a line naming its age
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
           --stream          print each price as the venues' WebSocket feeds push it, instead of polling every --interval

@@ -19,6 +19,11 @@ struct ServeQuery: Sendable, Equatable {
     package var intervalMilliseconds = 5_000
     /// `minutes` (history): how far back, 1 to ``QuoteHistory/maximumMinutes``.
     package var minutes = 15
+    /// `maxAgeSeconds`: the client's own limit on a quote's age, in milliseconds.
+    package var maxAgeMilliseconds: Int?
+
+    /// `maxAgeSeconds` as the quote service takes it.
+    var maxAge: MaxAge? { maxAgeMilliseconds.map { MaxAge(milliseconds: $0, name: "maxAgeSeconds") } }
 
     /// The most assets one request may ask for.
     static let maxAssets = 100
@@ -60,6 +65,11 @@ struct ServeQuery: Sendable, Equatable {
                     throw Problem(message: "minutes must be a whole number from 1 to \(maximumMinutes), not \(JSONValue.quoted(value))")
                 }
                 query.minutes = minutes
+            case "maxAgeSeconds":
+                guard let milliseconds = Durations.milliseconds(value), milliseconds > 0 else {
+                    throw Problem(message: "maxAgeSeconds must be a number of seconds above 0, up to 999999 (at most 3 decimals), not \(JSONValue.quoted(value))")
+                }
+                query.maxAgeMilliseconds = milliseconds
             default: // interval
                 guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                     throw Problem(message: "interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")

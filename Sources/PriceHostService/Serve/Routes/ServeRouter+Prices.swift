@@ -3,8 +3,9 @@ import PriceHostCore
 import ProviderABI
 
 extension ServeRouter {
-    /// `GET /v1/prices?asset=BTC,ETH[&currency=EUR][&provider=a,b][&aggregate=median]`: a JSON array with,
-    /// per asset in the order asked, the object `fetch --format json` prints, or `{"asset","currency","error","timestamp"}`.
+    /// `GET /v1/prices?asset=BTC,ETH[&currency=EUR][&provider=a,b][&aggregate=median][&maxAgeSeconds=30]`: a JSON array with,
+    /// per asset in the order asked, the object `fetch --format json` prints (with `ageMs`), or
+    /// `{"asset","currency","error","timestamp"}` (and `ageMs` for a quote refused as older than `maxAgeSeconds`).
     /// 200 when at least one asset has a price, 502 when none has, 400 for bad parameters.
     ///
     /// Quotes the cache holds for every asset are answered at once, on the event loop
@@ -13,7 +14,7 @@ extension ServeRouter {
     package func prices(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeReply {
         let query: ServeQuery
         do {
-            query = try ServeQuery.parse(request.query, allowed: ["asset", "currency", "provider", "aggregate"])
+            query = try ServeQuery.parse(request.query, allowed: ["asset", "currency", "provider", "aggregate", "maxAgeSeconds"])
         } catch {
             return .response(.error(400, error.message), route: "prices")
         }
@@ -25,17 +26,18 @@ extension ServeRouter {
         }
         let routes = routed.compactMap { try? $0.get() }
         let service = generation.service
-        if !query.aggregateMedian, let cached = service.cachedQuotes(routes, currency: currency) {
+        let maxAge = query.maxAge
+        if !query.aggregateMedian, let cached = service.cachedQuotes(routes, currency: currency, maxAge: maxAge) {
             return .response(Self.prices(query, currency: currency, routed: routed, quotes: cached, at: Date()), route: "prices")
         }
         return .later {
             if query.aggregateMedian {
-                let results = await service.aggregate(routes, currency: currency).map(\.result)
+                let results = await service.aggregate(routes, currency: currency, maxAge: maxAge).map(\.result)
                 let metrics = self.metrics
                 for case .success(let aggregate) in results { metrics.recordMedian(aggregate, receivedAt: metrics.clock.wallNow) }
                 return .response(Self.prices(query, currency: currency, routed: routed, aggregates: results, at: Date()), route: "prices")
             }
-            let results = await service.fetch(routes, currency: currency)
+            let results = await service.fetch(routes, currency: currency, maxAge: maxAge)
             return .response(Self.prices(query, currency: currency, routed: routed, quotes: results, at: Date()), route: "prices")
         }
     }
@@ -50,9 +52,9 @@ extension ServeRouter {
         var lines: [String: (text: String, isPrice: Bool)] = [:]
         for (route, result) in zip(routes, quotes) {
             switch result {
-            case .success(let quote): lines[route.asset] = (quoteLines.json(quote), true)
+            case .success(let quote): lines[route.asset] = (quoteLines.json(quote, at: now), true)
             case .failure(let error):
-                lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: "\(error)", at: now), false)
+                lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, error: error, at: now), false)
             }
         }
         return prices(query, currency: currency, routed: routed, lines: lines, at: now)
@@ -67,7 +69,7 @@ extension ServeRouter {
             switch result {
             case .success(let aggregate): lines[route.asset] = (AggregateFormatter.json(aggregate).serialized, true)
             case .failure(let failure):
-                lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, message: failure.description, at: now), false)
+                lines[route.asset] = (QuoteFormatter.failureLine(asset: route.asset, currency: currency, error: failure, at: now), false)
             }
         }
         return prices(query, currency: currency, routed: routed, lines: lines, at: now)

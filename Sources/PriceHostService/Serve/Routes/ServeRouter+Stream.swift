@@ -97,7 +97,7 @@ extension ServeRouter {
         }
         switch result {
         case .success(let quote):
-            return "data: \(QuoteFormatter.json(quote))\n\n"
+            return "data: \(QuoteFormatter.json(quote, at: Date()))\n\n"
         case .failure(let error):
             let line = QuoteFormatter.failureLine(asset: topic.asset, currency: topic.currency, message: "\(error)", at: Date())
             return "event: error\ndata: \(line)\n\n"
