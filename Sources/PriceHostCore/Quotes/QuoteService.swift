@@ -24,6 +24,9 @@ package struct QuoteService: Sendable {
         package var asset: String
         /// The providers, in order; never empty.
         var choices: [Choice]
+        /// The providers the caller named (`--provider`), of which a cross rate's legs are asked too;
+        /// `nil` when the config chose them (each leg then goes to its own asset's providers).
+        var namedProviders: [String]? = nil
 
         /// Every provider, in order.
         package var providers: [String] { choices.map(\.provider) }
@@ -113,9 +116,22 @@ package struct QuoteService: Sendable {
         }
     }
 
-    /// The first acceptable quote from the route's providers, in order; else every failure, in one line.
+    /// The first acceptable quote from the route's providers, in order; else, when none of them quotes
+    /// the pair, a cross rate (``crossRate(for:request:direct:)``); else every failure, in one line.
     private func fetch(_ route: Route, currency: String) async -> Result<Quote, any Error> {
         let request = QuoteRequest(asset: route.asset, currency: currency)
+        let failures: [QuoteFailure]
+        switch await directQuote(route, request: request) {
+        case .success(let quote): return .success(quote)
+        case .failure(let failed): failures = failed.failures
+        }
+        let failure = failures.count > 1 ? combined(failures, of: route, request: request, saying: "every provider failed") : failures[0]
+        guard failures.allSatisfy(Self.isNotQuoted) else { return .failure(failure) }
+        return await crossRate(for: route, request: request, direct: failure).mapError { $0 }
+    }
+
+    /// The first acceptable quote from the route's providers, in order; else each one's failure.
+    func directQuote(_ route: Route, request: QuoteRequest) async -> Result<Quote, DirectFailures> {
         var failures: [QuoteFailure] = []
         for choice in route.choices {
             switch await usableQuote(from: choice, request: request) {
@@ -123,8 +139,12 @@ package struct QuoteService: Sendable {
             case .failure(let failure): failures.append(failure)
             }
         }
-        guard failures.count > 1 else { return .failure(failures[0]) }
-        return .failure(combined(failures, of: route, request: request, saying: "every provider failed"))
+        return .failure(DirectFailures(failures: failures))
+    }
+
+    /// Every provider's failure for a pair, in the route's order; never empty.
+    struct DirectFailures: Error {
+        var failures: [QuoteFailure]
     }
 
     /// One provider's quote, if it answered with one that passes ``check(_:from:)``.
@@ -139,7 +159,7 @@ package struct QuoteService: Sendable {
     }
 
     /// Several providers' failures as one, each reason on the one line.
-    private func combined(_ failures: [QuoteFailure], of route: Route, request: QuoteRequest, saying summary: String) -> QuoteFailure {
+    func combined(_ failures: [QuoteFailure], of route: Route, request: QuoteRequest, saying summary: String) -> QuoteFailure {
         QuoteFailure(provider: route.choices.map(\.provider).joined(separator: ","), request: request, code: failures.last?.code ?? .failed,
                      message: "\(summary) for \(request.pair): " + failures.map(\.description).joined(separator: "; "))
     }
