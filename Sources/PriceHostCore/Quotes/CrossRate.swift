@@ -74,7 +74,7 @@ package enum CrossRate {
 }
 
 /// Why legs that were both quoted make no cross rate.
-struct CrossRateError: Error, CustomStringConvertible {
+struct CrossRateError: Error, Equatable, CustomStringConvertible {
     /// One phrase naming what is wrong.
     var description: String
 
