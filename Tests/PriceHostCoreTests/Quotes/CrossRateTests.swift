@@ -117,4 +117,17 @@ struct CrossRateTests {
         #expect(CrossRate.worse([.live, nil]) == .live)
         #expect(CrossRate.worse([nil, nil]) == nil)
     }
+
+    @Test func theJSONListsTheLegsLastAfterTheQualityMembers() throws {
+        let ethUSD = try quote("ETH", "USD", "3120.48", bid: "3120.4", ask: "3120.6", provider: "coinbase", status: .live)
+        let eurUSD = try quote("EUR", "USD", "1.0842", bid: "1.0841", ask: "1.0843", provider: "bitstamp", status: .live)
+        let derived = try CrossRate.quote(asset: "ETH", currency: "EUR", first: ethUSD, second: eurUSD, shape: .quotient).get()
+        #expect(QuoteFormatter.json(derived, at: Self.t0.addingTimeInterval(1.5)) == """
+            {"asset":"ETH","currency":"EUR","amount":"2878.14056447149972","provider":"cross","timestamp":"2025-11-20T12:00:00Z",\
+            "bid":"2877.80134649082357","ask":"2878.51674199797067","status":"live","ageMs":1500,\
+            "derivedFrom":[{"pair":"ETH-USD","provider":"coinbase","amount":"3120.48"},{"pair":"EUR-USD","provider":"bitstamp","amount":"1.0842"}]}
+            """)
+        // A quote asked directly has no such member.
+        #expect(!QuoteFormatter.json(ethUSD).contains("derivedFrom"))
+    }
 }
