@@ -77,9 +77,8 @@ extension QuoteService {
         switch await directQuote(legRoute, request: request) {
         case .success(let quote): return .success(quote)
         case .failure(let failed):
-            let failures = failed.failures
-            guard failures.allSatisfy(Self.isNotQuoted) else {
-                let reason = failures.count > 1 ? combined(failures, of: legRoute, request: request, saying: "every provider failed") : failures[0]
+            guard failed.isNotQuoted else {
+                let reason = failed.combined(of: legRoute, request: request, in: self)
                 return .failure(LegFailure(pair: request.pair, providers: "", reason: reason.description))
             }
             return .failure(LegFailure(pair: request.pair, providers: legRoute.providers.joined(separator: ","), reason: nil))

@@ -120,13 +120,13 @@ package struct QuoteService: Sendable {
     /// the pair, a cross rate (``crossRate(for:request:direct:)``); else every failure, in one line.
     private func fetch(_ route: Route, currency: String) async -> Result<Quote, any Error> {
         let request = QuoteRequest(asset: route.asset, currency: currency)
-        let failures: [QuoteFailure]
+        let failed: DirectFailures
         switch await directQuote(route, request: request) {
         case .success(let quote): return .success(quote)
-        case .failure(let failed): failures = failed.failures
+        case .failure(let failures): failed = failures
         }
-        let failure = failures.count > 1 ? combined(failures, of: route, request: request, saying: "every provider failed") : failures[0]
-        guard failures.allSatisfy(Self.isNotQuoted) else { return .failure(failure) }
+        let failure = failed.combined(of: route, request: request, in: self)
+        guard failed.isNotQuoted else { return .failure(failure) }
         return await crossRate(for: route, request: request, direct: failure).mapError { $0 }
     }
 
@@ -145,6 +145,14 @@ package struct QuoteService: Sendable {
     /// Every provider's failure for a pair, in the route's order; never empty.
     struct DirectFailures: Error {
         var failures: [QuoteFailure]
+
+        /// Whether no provider quotes the pair (``QuoteService/isNotQuoted(_:)``), rather than one failed to answer.
+        var isNotQuoted: Bool { failures.allSatisfy(QuoteService.isNotQuoted) }
+
+        /// The one failure, or every provider's reason on one line.
+        func combined(of route: Route, request: QuoteRequest, in service: QuoteService) -> QuoteFailure {
+            failures.count > 1 ? service.combined(failures, of: route, request: request, saying: "every provider failed") : failures[0]
+        }
     }
 
     /// One provider's quote, if it answered with one that passes ``check(_:from:)``.
