@@ -43,6 +43,14 @@ struct CrossRateTests {
         #expect(DecimalAmount.format(try #require(CrossRate.quotient(try amount("9999999999999999999.6"), 1))) == "10000000000000000000")
     }
 
+    @Test func legsOf38DigitsAndFarExponentsDivideExactly() throws {
+        let wide = try #require(CrossRate.quotient(try amount("98765432109876543210987654321098765432"),
+                                                   try amount("0.12345678901234567890123456789012345678")))
+        #expect(wide == Decimal(sign: .plus, exponent: 21, significand: Decimal(string: "800000007290000066")!))
+        let small = try #require(CrossRate.quotient(Decimal(sign: .plus, exponent: -100, significand: 1), 3))
+        #expect(small == Decimal(sign: .plus, exponent: -118, significand: Decimal(string: "333333333333333333")!))
+    }
+
     @Test func zeroDivisorAndResultsBeyondDecimalAreNil() throws {
         #expect(CrossRate.quotient(1, 0) == nil)
         let tiny = Decimal(sign: .plus, exponent: -100, significand: 1)
