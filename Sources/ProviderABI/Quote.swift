@@ -18,6 +18,9 @@ public struct Quote: Sendable, Hashable {
     public var ask: Decimal?
     /// How far the host trusts it, set by the host when it judged the quote's age; `nil` when not judged.
     package var status: QuoteStatus?
+    /// The two quotes (one when the asset is the bridge) a cross rate was derived from, in the order
+    /// `derivedFrom` lists them; `nil` for a quote a provider answered directly. Set by the host only.
+    package var derivedFrom: [Quote]?
 
     /// Creates a quote.
     public init(asset: String, currency: String, amount: Decimal, provider: String, timestamp: Date,

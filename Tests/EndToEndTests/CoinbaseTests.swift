@@ -109,7 +109,8 @@ struct CoinbaseTests {
         try withSandbox { sandbox, server in
             let result = try sandbox.run(["fetch", "--asset", "BTC", "--currency", "XYZ"])
             #expect(result == CommandResult(status: 1, standardOutput: "",
-                                            standardError: "pricehost: error: coinbase: 400 validation_error: Invalid currency (BTC-XYZ)\n"))
+                                            standardError: "pricehost: error: coinbase: 400 validation_error: Invalid currency (BTC-XYZ); "
+                                                + "no cross rate: via USD, missing XYZ-USD (coinbase) and USD-XYZ (coinbase)\n"))
             #expect(server.requestCount(path: "/v2/prices/BTC-XYZ/spot") == 1)
         }
     }

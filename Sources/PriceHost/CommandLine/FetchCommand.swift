@@ -13,7 +13,8 @@ struct FetchCommand: LoadsPlugins {
         let host = context.makeHost(config: config, plugins: plugins)
         // A fetch loads plugins only until the providers it routes to are loaded. Two plugins
         // with one provider name: it takes the first in config order.
-        host.catalog.load(until: QuoteService.providersNeeded(for: quotes.assets, explicitProviders: quotes.providers, config: config))
+        let currency = quotes.currency ?? config.defaultCurrency
+        host.catalog.load(until: QuoteService.providersNeeded(for: quotes.assets, currency: currency, explicitProviders: quotes.providers, config: config))
         let service = QuoteService(container: host.container, catalog: host.catalog, warn: { [diagnostics = context.diagnostics] in diagnostics.warning($0) })
         return context.status(await fetch(service, context), fetchingWith: host.container)
     }

@@ -62,6 +62,8 @@ package struct Config: Sendable {
     package var defaults = Defaults()
     /// `assets`, by upper-case asset code.
     package var assets: [String: AssetSettings] = [:]
+    /// `crossVia`: the bridge currencies a pair no provider quotes is derived through, in the order tried.
+    package var crossVia: [String] = ["USD"]
     /// The subsystems' own sections (``ConfigSection``), as each read itself, by key.
     package var sections: [String: any ConfigSection] = [:]
 

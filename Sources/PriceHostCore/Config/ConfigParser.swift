@@ -7,7 +7,7 @@ import ProviderABI
 /// environment.
 enum ConfigParser {
     /// The keys the core reads; subsystems add theirs as ``ConfigSection``s.
-    static let coreKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets"]
+    static let coreKeys = ["plugins", "pluginDirectories", "providers", "defaults", "assets", "crossVia"]
     /// The keys of `defaults`.
     static let defaultsKeys = ["provider", "currency"]
     /// The keys of an entry of `assets`.
@@ -103,6 +103,11 @@ enum ConfigParser {
                 }
             }
             config.assets[asset] = entry
+        }
+        if let list = try root.optionalMember("crossVia") {
+            let codes = try list.elements().map(readCode)
+            guard Set(codes).count == codes.count else { throw list.error("names a currency twice") }
+            config.crossVia = codes
         }
         for section in sections {
             if let object = try root.optionalMember(section.key) {

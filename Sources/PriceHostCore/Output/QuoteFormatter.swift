@@ -43,7 +43,8 @@ package enum QuoteFormatter {
     }
 
     /// Appends ``json(_:amount:at:)``'s text to `bytes`, with what `moreMembers` appends (`,"key":value…`)
-    /// after the five first members and before the quality ones (``writeQuality(_:to:)``); `ageMs` is the last.
+    /// after the five first members and before the quality ones (``writeQuality(_:to:)``); then a cross rate's
+    /// `derivedFrom`; `ageMs` is the last.
     ///
     /// Written as bytes into one buffer, as `JSONValue`'s serialization would write it: a streaming host writes one per quote,
     /// and String's appends of the dozen pieces cost more than the rest of the quote's path together.
@@ -62,8 +63,24 @@ package enum QuoteFormatter {
         JSONValue.appendQuoted(ISO8601Timestamp.format(quote.timestamp), to: &bytes)
         moreMembers(&bytes)
         writeQuality(quote, to: &bytes)
+        if let legs = quote.derivedFrom { writeDerivedFrom(legs, to: &bytes) }
         if let now { appendAge(of: quote, at: now, to: &bytes) }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// A cross rate's legs, in order: `,"derivedFrom":[{"pair":"ETH-USD","provider":"coinbase","amount":"3120.48"},…]`.
+    static func writeDerivedFrom(_ legs: [Quote], to bytes: inout [UInt8]) {
+        bytes.appendUTF8(#","derivedFrom":["#)
+        for (index, leg) in legs.enumerated() {
+            bytes.appendUTF8(index == 0 ? #"{"pair":"# : #",{"pair":"#)
+            JSONValue.appendQuoted("\(leg.asset)-\(leg.currency)", to: &bytes)
+            bytes.appendUTF8(#","provider":"#)
+            JSONValue.appendQuoted(leg.provider, to: &bytes)
+            bytes.appendUTF8(#","amount":"#)
+            JSONValue.appendQuoted(DecimalAmount.format(leg.amount), to: &bytes)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     /// The members that say how good a quote is, each only when known (never `null`), in this order:
@@ -89,7 +106,6 @@ package enum QuoteFormatter {
         bytes.appendUTF8(#","ageMs":"#)
         bytes.appendUTF8(String(quote.ageMilliseconds(at: now)))
     }
-
 
     /// `watch --format json`'s line for a failure: the asset, currency, `error` and when; and `ageMs`,
     /// the refused quote's age, when it was refused for being too old.

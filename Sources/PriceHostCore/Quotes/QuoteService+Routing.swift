@@ -31,9 +31,10 @@ extension QuoteService {
                 }
             }
         }
+        let named = explicitProviders.flatMap { $0.isEmpty ? nil : $0 }
         return Route(asset: asset, choices: providers.map { provider in
             Route.Choice(provider: provider, fetcherName: catalog.fetcherName(provider: provider, asset: asset))
-        })
+        }, namedProviders: named)
     }
 
     /// Routes each of `assets` (``route(asset:explicitProviders:)``), in the order given: the one
@@ -67,13 +68,19 @@ extension QuoteService {
 
     /// Every provider that routing `assets` can involve, so that a fetch loads
     /// only the plugins it needs; `nil` when an asset has no provider at all
-    /// (routing will say so, after every plugin has been loaded).
-    package static func providersNeeded(for assets: [String], explicitProviders: [String]?, config: Config) -> Set<String>? {
+    /// (routing will say so, after every plugin has been loaded). Beside the assets'
+    /// own, those a cross rate to `currency` may ask: the currency's and each bridge's.
+    package static func providersNeeded(for assets: [String], currency: String, explicitProviders: [String]?, config: Config) -> Set<String>? {
         if let explicitProviders, !explicitProviders.isEmpty { return Set(explicitProviders) }
         var needed = Set<String>()
         for asset in assets {
             guard let (providers, _) = configuredProviders(for: asset, config: config) else { return nil }
             needed.formUnion(providers)
+        }
+        let bridges = config.crossVia.filter { $0 != currency }
+        // A leg without a provider is a missing leg, not a reason to load every plugin.
+        for legAsset in bridges.isEmpty ? [] : [currency] + bridges {
+            if let (providers, _) = configuredProviders(for: legAsset, config: config) { needed.formUnion(providers) }
         }
         return needed
     }

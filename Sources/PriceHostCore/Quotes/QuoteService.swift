@@ -24,6 +24,9 @@ package struct QuoteService: Sendable {
         package var asset: String
         /// The providers, in order; never empty.
         var choices: [Choice]
+        /// The providers the caller named (`--provider`), of which a cross rate's legs are asked too;
+        /// `nil` when the config chose them (each leg then goes to its own asset's providers).
+        var namedProviders: [String]? = nil
 
         /// Every provider, in order.
         package var providers: [String] { choices.map(\.provider) }
@@ -115,9 +118,22 @@ package struct QuoteService: Sendable {
         }
     }
 
-    /// The first acceptable quote from the route's providers, in order; else every failure, in one line.
+    /// The first acceptable quote from the route's providers, in order; else, when none of them quotes
+    /// the pair, a cross rate (``crossRate(for:request:direct:maxAge:)``); else every failure, in one line.
     private func fetch(_ route: Route, currency: String, maxAge: MaxAge?) async -> Result<Quote, any Error> {
         let request = QuoteRequest(asset: route.asset, currency: currency)
+        let failed: DirectFailures
+        switch await directQuote(route, request: request, maxAge: maxAge) {
+        case .success(let quote): return .success(quote)
+        case .failure(let failures): failed = failures
+        }
+        let failure = failed.combined(of: route, request: request, in: self)
+        guard failed.isNotQuoted else { return .failure(failure) }
+        return await crossRate(for: route, request: request, direct: failure, maxAge: maxAge).mapError { $0 }
+    }
+
+    /// The first acceptable quote from the route's providers, in order; else each one's failure.
+    func directQuote(_ route: Route, request: QuoteRequest, maxAge: MaxAge?) async -> Result<Quote, DirectFailures> {
         var failures: [QuoteFailure] = []
         for choice in route.choices {
             switch await usableQuote(from: choice, request: request, maxAge: maxAge) {
@@ -125,8 +141,20 @@ package struct QuoteService: Sendable {
             case .failure(let failure): failures.append(failure)
             }
         }
-        guard failures.count > 1 else { return .failure(failures[0]) }
-        return .failure(combined(failures, of: route, request: request, saying: "every provider failed"))
+        return .failure(DirectFailures(failures: failures))
+    }
+
+    /// Every provider's failure for a pair, in the route's order; never empty.
+    struct DirectFailures: Error {
+        var failures: [QuoteFailure]
+
+        /// Whether no provider quotes the pair (``QuoteService/isNotQuoted(_:)``), rather than one failed to answer.
+        var isNotQuoted: Bool { failures.allSatisfy(QuoteService.isNotQuoted) }
+
+        /// The one failure, or every provider's reason on one line.
+        func combined(of route: Route, request: QuoteRequest, in service: QuoteService) -> QuoteFailure {
+            failures.count > 1 ? service.combined(failures, of: route, request: request, saying: "every provider failed") : failures[0]
+        }
     }
 
     /// One provider's quote with its `status`, if it answered with one that passes ``judge(_:from:maxAge:)``.
@@ -138,7 +166,7 @@ package struct QuoteService: Sendable {
     }
 
     /// Several providers' failures as one, each reason on the one line.
-    private func combined(_ failures: [QuoteFailure], of route: Route, request: QuoteRequest, saying summary: String) -> QuoteFailure {
+    func combined(_ failures: [QuoteFailure], of route: Route, request: QuoteRequest, saying summary: String) -> QuoteFailure {
         QuoteFailure(provider: route.choices.map(\.provider).joined(separator: ","), request: request, code: failures.last?.code ?? .failed,
                      message: "\(summary) for \(request.pair): " + failures.map(\.description).joined(separator: "; "))
     }

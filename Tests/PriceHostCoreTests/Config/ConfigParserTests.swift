@@ -37,6 +37,12 @@ struct ConfigParserTests {
         #expect(config.defaultCurrency == "USD")
     }
 
+    @Test func crossViaIsUSDUnlessGivenAndCodesAreUpperCased() throws {
+        #expect(try parse("{}").crossVia == ["USD"])
+        #expect(try parse(#"{"crossVia": ["usdt", "EUR"]}"#).crossVia == ["USDT", "EUR"])
+        #expect(try parse(#"{"crossVia": []}"#).crossVia == [])
+    }
+
     @Test(arguments: [
         ("[]", "(top level): expected an object, found an array"),
         (#"{"plugins": "libA.so"}"#, "plugins: expected an array, found a string"),
@@ -55,6 +61,10 @@ struct ConfigParserTests {
         (#"{"providers": {"x": {"k": "${OPEN"}}}"#, "providers.x.k: unterminated ${ in \"${OPEN\"; write $${ for a literal ${"),
         ("{\"plugins\": []\n\"x\": 1}", "line 2, column 1: expected ',' or '}' after an object member, found '\"'"),
         (#"{"plugins": [], "plugins": []}"#, "line 1, column 17: duplicate key \"plugins\""),
+        (#"{"crossVia": "USD"}"#, "crossVia: expected an array, found a string"),
+        (#"{"crossVia": [1]}"#, "crossVia[0]: expected a string, found a number"),
+        (#"{"crossVia": ["U$D"]}"#, "crossVia[0]: must be 2 to 10 letters or digits, found \"U$D\""),
+        (#"{"crossVia": ["USD", "usd"]}"#, "crossVia: names a currency twice"),
     ])
     func invalidConfigNamesTheKeyPathOrLine(text: String, reason: String) {
         #expect(throws: ConfigError(path: path, reason: reason)) { try parse(text) }

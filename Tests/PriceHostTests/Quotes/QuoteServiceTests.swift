@@ -56,7 +56,7 @@ struct QuoteServiceTests {
 
     @Test func providerComesFromTheFlagThenTheAssetThenTheDefault() throws {
         #expect(try service.route(asset: "USDC", explicitProviders: ["file"])
-            == QuoteService.Route(asset: "USDC", choices: [.init(provider: "file", fetcherName: "file")]))
+            == QuoteService.Route(asset: "USDC", choices: [.init(provider: "file", fetcherName: "file")], namedProviders: ["file"]))
         #expect(try service.route(asset: "USDC", explicitProviders: nil)
             == QuoteService.Route(asset: "USDC", choices: [.init(provider: "peg", fetcherName: "peg")]))
         #expect(try service.route(asset: "SOL", explicitProviders: nil)
