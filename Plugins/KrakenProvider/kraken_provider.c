@@ -5,12 +5,18 @@
  * "try later" errors, which come inside an HTTP 200, to the host's retries.
  *
  *   GET {baseURL}/0/public/Ticker?pair=XBTUSD
- *   {"error":[],"result":{"XXBTZUSD":{"c":["64000.10000","0.00100000"],...}}}
+ *   {"error":[],"result":{"XXBTZUSD":{"a":["64000.20000","1","1.000"],"b":["64000.00000","2","2.000"],
+ *                                     "c":["64000.10000","0.00100000"],...}}}
  *
  * BTC is XBT at Kraken. `result` is keyed by Kraken's own name for the pair
  * (XXBTZUSD for XBTUSD), so its one member is taken whatever its key. The
  * price is c[0], the last trade, exact from its text. The ticker carries no
  * time: the quote is stamped when it arrives (timestamp_ms 0).
+ *
+ * ABI 1.4: the quote's bid is b[0] and its ask a[0] (price, whole-lot volume,
+ * lot volume), exact from their text, each only when the ticker has it. One
+ * that is there but not a decimal above zero fails the fetch as a bad price
+ * does, naming it: "200 with result.XXBTZUSD.b[0] -1, not a positive price".
  *
  * Errors come in `error` with HTTP 200, each reaching the user as one line,
  * "kraken: EQuery:Unknown asset pair (DOGEUSD)": an unknown pair is
@@ -33,7 +39,7 @@
 #include "kraken_stream.h"
 #include "pricehost_plugin.h"
 
-_Static_assert(PRICEHOST_ABI_MINOR >= 3, "the descriptor's stream field needs the ABI 1.3 header");
+_Static_assert(PRICEHOST_ABI_MINOR >= 4, "the descriptor's stream field needs the ABI 1.3 header, the quote's bid and ask 1.4's");
 
 #define PROVIDER "kraken"
 /* The last field this plugin uses: ABI 1.2's check_amount. */
@@ -74,6 +80,34 @@ static int read_json(struct pending *job, const ph_http_response *response, cons
     return -1;
 }
 
+/*
+ * Reads the price result.KEY.FIELD[0] (a string) into `out`: 1 when it is a
+ * decimal above zero; 0 when the ticker has no such field and it is not
+ * `required`; else fails the fetch, naming the field, and returns -1.
+ */
+static int read_price(struct pending *job, const ph_http_response *response, const char *key, const char *field,
+                      int required, char *out, size_t size) {
+    char path[32], shown[100], problem[300], error[500];
+    snprintf(path, sizeof path, "result[0].%s[0]", field);
+    snprintf(shown, sizeof shown, "result.%s.%s[0]", key, field);
+    if (!required) {
+        int kind = json(response, path, out, size);
+        if (kind == PH_JSON_NOT_FOUND || kind == PH_JSON_NULL) return 0;
+    }
+    if (read_json(job, response, path, shown, PH_JSON_STRING, out, size) != 0) return -1;
+    if (host->check_amount(host->host_context, out, problem, sizeof problem) != 0) {
+        snprintf(error, sizeof error, "200 with %s %s", shown, problem);
+        fail(job, "invalid_response", error);
+        return -1;
+    }
+    if (out[0] == '-' || strspn(out, "0.") == strlen(out)) {
+        snprintf(error, sizeof error, "200 with %s %s, not a positive price", shown, out);
+        fail(job, "invalid_response", error);
+        return -1;
+    }
+    return 1;
+}
+
 static int is_transient(const char *error) {
     return strncmp(error, "EAPI:Rate limit exceeded", 24) == 0 || strncmp(error, "EService:Unavailable", 20) == 0
         || strncmp(error, "EService:Busy", 13) == 0;
@@ -87,7 +121,7 @@ static int retry_answer(void *context, const ph_http_response *response) {
 }
 
 static void answer(struct pending *job, const ph_http_response *response) {
-    char count[300], error[500], key[64], shown[100], price[64], problem[300];
+    char count[300], error[500], key[64], price[64], bid[64], ask[64];
     if (response->status != 200) {  /* the host has retried 429 and 5xx already */
         snprintf(error, sizeof error, "HTTP %d", (int)response->status);
         fail(job, response->status == 429 || response->status >= 500 ? "unavailable" : "failed", error);
@@ -112,20 +146,15 @@ static void answer(struct pending *job, const ph_http_response *response) {
         return;
     }
     if (read_json(job, response, "result{0}", "result's key", PH_JSON_STRING, key, sizeof key) != 0) return;
-    snprintf(shown, sizeof shown, "result.%s.c[0]", key);
-    if (read_json(job, response, "result[0].c[0]", shown, PH_JSON_STRING, price, sizeof price) != 0) return;
-    if (host->check_amount(host->host_context, price, problem, sizeof problem) != 0) {
-        snprintf(error, sizeof error, "200 with %s %s", shown, problem);
-        fail(job, "invalid_response", error);
-        return;
-    }
-    if (price[0] == '-' || strspn(price, "0.") == strlen(price)) {
-        snprintf(error, sizeof error, "200 with %s %s, not a positive price", shown, price);
-        fail(job, "invalid_response", error);
-        return;
-    }
+    if (read_price(job, response, key, "c", 1, price, sizeof price) != 1) return;
+    /* 1.4: the best bid b[0] and ask a[0], when the ticker has them. */
+    int has_bid = read_price(job, response, key, "b", 0, bid, sizeof bid);
+    if (has_bid < 0) return;
+    int has_ask = read_price(job, response, key, "a", 0, ask, sizeof ask);
+    if (has_ask < 0) return;
     ph_quote quote = {.struct_size = sizeof quote, .asset = job->asset, .currency = job->currency,
-                      .amount = price, .timestamp_ms = 0 /* the ticker has no time: now */};
+                      .amount = price, .timestamp_ms = 0 /* the ticker has no time: now */,
+                      .bid = has_bid ? bid : NULL, .ask = has_ask ? ask : NULL};
     job->completion(job->completion_context, &quote, NULL);
 }
 
@@ -167,7 +196,7 @@ static const ph_fetcher fetchers[] = {{.struct_size = sizeof(ph_fetcher), .asset
 static ph_plugin_descriptor descriptor = {
     .magic = PRICEHOST_PLUGIN_MAGIC, .abi_major = PRICEHOST_ABI_MAJOR, .abi_minor = PRICEHOST_ABI_MINOR,
     .descriptor_size = sizeof(ph_plugin_descriptor), .fetcher_size = sizeof(ph_fetcher),
-    .name = PROVIDER, .version = "1.1.0", .fetchers = fetchers, .fetcher_count = 1, .stream = NULL,
+    .name = PROVIDER, .version = "1.2.0", .fetchers = fetchers, .fetcher_count = 1, .stream = NULL,
 };
 
 /* {"baseURL": "..."} or {}; any other key is refused by name. */

@@ -1,5 +1,5 @@
 /*
- * Kraken's WebSocket feed (plugin ABI 1.3): what pricehost needs to stream
+ * Kraken's WebSocket feed (plugin ABI 1.3; bid and ask 1.4): what pricehost needs to stream
  * Kraken's spot ticker. The host connects, answers pings, reconnects and
  * orders quotes; this file only says where the feed is, what to send, and what
  * one message means, reading it with the host's json_get (numbers keep their
@@ -14,7 +14,8 @@
  *
  * Symbols are "BASE/QUOTE" with common codes: BTC, not REST's XBT. A quote is
  * `last` (the last trade, a JSON number) as written, stamped with `timestamp`
- * (RFC 3339) when the message has one. A refused subscription
+ * (RFC 3339) when the message has one, with `bid` and `ask` (the best bid and
+ * ask, JSON numbers, as written; ABI 1.4) when it has them. A refused subscription
  * ({"method":"subscribe","success":false,"error":"…"}) is an error: the host
  * closes the connection and reconnects. Status messages, acknowledgements and
  * pongs mean nothing more than that the feed is alive.
@@ -261,38 +262,60 @@ static const ph_fetch_request *pair_named(const ph_stream_sink *sink, const char
     return NULL;
 }
 
-/* Reads element `index` of a ticker message's `data`: a quote when it is one of the connection's pairs. */
+/*
+ * Reads the price `field` of element `index` of `data` (a JSON number) into
+ * `out` (PRICE_SIZE bytes): 1 when it is a decimal above zero, 0 when the
+ * element has none (absent or null), -1 when it is there but no price (logged).
+ */
+#define PRICE_SIZE 128
+static int read_price(const char *text, size_t length, size_t index, const char *symbol, const char *field, char *out) {
+    char path[64], problem[300];
+    snprintf(path, sizeof path, "data[%zu].%s", index, field);
+    int kind = get(text, length, path, out, PRICE_SIZE);
+    if (kind == PH_JSON_NOT_FOUND || kind == PH_JSON_NULL) return 0;
+    if (kind == PH_JSON_TOO_SMALL) {
+        warn("%s: %s is over %d bytes, longer than any amount", symbol, field, PRICE_SIZE - 1);
+        return -1;
+    }
+    if (kind != PH_JSON_NUMBER) {
+        if (kind > 0) warn("%s: %s is %s, expected a number", symbol, field, kinds[kind]);
+        else warn("%s: %s", symbol, out);
+        return -1;
+    }
+    if (host->check_amount(host->host_context, out, problem, sizeof problem) != 0) {
+        warn("%s: %s %s", symbol, field, problem);
+        return -1;
+    }
+    if (out[0] == '-' || strspn(out, "0.") == strlen(out)) {
+        warn("%s: %s %s is not a positive price", symbol, field, out);
+        return -1;
+    }
+    return 1;
+}
+
+/*
+ * Reads element `index` of a ticker message's `data`: a quote when it is one
+ * of the connection's pairs, with its `bid` and `ask` (ABI 1.4) when the
+ * element has them. A bid or ask that is there but no price drops the quote,
+ * as a bad `last` does: the host would refuse it.
+ */
 static void read_ticker_element(const char *text, size_t length, size_t index, const ph_stream_sink *sink) {
-    char path[64], symbol[64], last[128], problem[300], timestamp[64];
+    char path[64], symbol[64], last[PRICE_SIZE], bid[PRICE_SIZE], ask[PRICE_SIZE], timestamp[64];
     snprintf(path, sizeof path, "data[%zu].symbol", index);
     if (get(text, length, path, symbol, sizeof symbol) != PH_JSON_STRING) return;  /* no symbol: not a quote */
     const ph_fetch_request *pair = pair_named(sink, symbol);
     if (pair == NULL) return;  /* a pair this connection did not ask for */
-    snprintf(path, sizeof path, "data[%zu].last", index);
-    int kind = get(text, length, path, last, sizeof last);
     /* Kraken has `last` only for pairs that traded in the past 24 hours. */
-    if (kind == PH_JSON_NOT_FOUND || kind == PH_JSON_NULL) return;
-    if (kind == PH_JSON_TOO_SMALL) {
-        warn("%s: last is over %zu bytes, longer than any amount", symbol, sizeof last - 1);
-        return;
-    }
-    if (kind != PH_JSON_NUMBER) {
-        if (kind > 0) warn("%s: last is %s, expected a number", symbol, kinds[kind]);
-        else warn("%s: %s", symbol, last);
-        return;
-    }
-    if (host->check_amount(host->host_context, last, problem, sizeof problem) != 0) {
-        warn("%s: last %s", symbol, problem);
-        return;
-    }
-    if (last[0] == '-' || strspn(last, "0.") == strlen(last)) {
-        warn("%s: last %s is not a positive price", symbol, last);
-        return;
-    }
+    if (read_price(text, length, index, symbol, "last", last) != 1) return;
+    int has_bid = read_price(text, length, index, symbol, "bid", bid);
+    if (has_bid < 0) return;
+    int has_ask = read_price(text, length, index, symbol, "ask", ask);
+    if (has_ask < 0) return;
     snprintf(path, sizeof path, "data[%zu].timestamp", index);
     int64_t milliseconds = get(text, length, path, timestamp, sizeof timestamp) == PH_JSON_STRING ? rfc3339_milliseconds(timestamp) : 0;
     ph_quote quote = {.struct_size = sizeof quote, .asset = pair->asset, .currency = pair->currency,
-                      .amount = last, .timestamp_ms = milliseconds};
+                      .amount = last, .timestamp_ms = milliseconds,
+                      .bid = has_bid ? bid : NULL, .ask = has_ask ? ask : NULL};
     sink->quote(sink->sink_context, &quote);
 }
 

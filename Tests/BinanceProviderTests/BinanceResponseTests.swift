@@ -18,6 +18,39 @@ struct BinanceResponseTests {
             == Quote(asset: "BTC", currency: "USD", amount: Decimal(string: "37000.12")!, provider: "binance", timestamp: Self.receipt))
     }
 
+    /// Binance's `bookTicker` as it sends it (its fields and their order, from its API reference).
+    static let recordedBook = #"{"symbol":"BTCUSDT","bidPrice":"37000.11000000","bidQty":"0.41002000","askPrice":"37000.12000000","askQty":"0.02011000"}"#
+
+    func book(_ status: Int, _ text: String) throws -> (bid: Decimal?, ask: Decimal?) {
+        try BinanceResponse.book(from: HTTPResponse(status: status, body: body(text)), for: Self.btc, symbol: "BTCUSDT")
+    }
+
+    @Test func theBookGivesItsBestBidAndAskExactly() throws {
+        let sides = try book(200, Self.recordedBook)
+        #expect(sides.bid == Decimal(string: "37000.11")! && sides.ask == Decimal(string: "37000.12")!)
+    }
+
+    @Test func aSideWithoutOrdersIsUnknown() throws {
+        let sides = try book(200, #"{"symbol":"BTCUSDT","bidPrice":"0.00000000","bidQty":"0.00000000","askPrice":"37000.12000000","askQty":"1"}"#)
+        #expect(sides.bid == nil && sides.ask == Decimal(string: "37000.12")!)
+    }
+
+    @Test(arguments: [
+        (#"{"symbol":"BTCUSDT","bidPrice":"1e3","askPrice":"1"}"#, #"200 with an unexpected shape: bidPrice: not a decimal number of zero or more: "1e3" (BTC-USD)"#),
+        (#"{"symbol":"BTCUSDT","bidPrice":"1","askPrice":"-1"}"#, #"200 with an unexpected shape: askPrice: not a decimal number of zero or more: "-1" (BTC-USD)"#),
+        (#"{"symbol":"BTCUSDT","bidPrice":1,"askPrice":"1"}"#, "200 with an unexpected shape: bidPrice: expected a string, found a number (BTC-USD)"),
+        (#"{"symbol":"ETHUSDT","bidPrice":"1","askPrice":"1"}"#, #"200 with an unexpected shape: symbol: a book for "ETHUSDT", not BTCUSDT (BTC-USD)"#),
+    ])
+    func anUnusableBookIsInvalidResponse(text: String, message: String) {
+        #expect(throws: ProviderError(.invalidResponse, message)) { try book(200, text) }
+    }
+
+    @Test func theBooksOwnErrorIsPassedOn() {
+        #expect(throws: ProviderError(.notFound, "-1121 Invalid symbol. (symbol BTCUSDT); HTTP 400 for BTC-USD")) {
+            try book(400, #"{"code": -1121, "msg": "Invalid symbol."}"#)
+        }
+    }
+
     @Test(arguments: [
         ("", "200 with an empty body (BTC-USD)"),
         (#"{"symbol": "BTCUSDT", "price": "1""#, "200 with a body that is not JSON: line 1, column 35: expected ',' or '}' after an object member, found end of input (BTC-USD)"),

@@ -16,6 +16,12 @@ struct BinanceSettingsTests {
         #expect(try settings.symbol(for: QuoteRequest(asset: "BTC", currency: "EUR")) == "BTCEUR")
     }
 
+    @Test func bidAskIsOffUnlessSetTrue() throws {
+        #expect(try settings("{}").bidAsk == false)
+        #expect(try settings(#"{"bidAsk": true}"#).bidAsk == true)
+        #expect(try settings(#"{"bidAsk": false}"#).bidAsk == false)
+    }
+
     @Test func usdWithoutAnAliasIsNotFoundAndSaysWhatToSet() {
         #expect(throws: ProviderError(.notFound, #"Binance quotes ETH in stablecoins, not USD; to take one as USD, set providers.binance.currencyAliases, e.g. {"USD": "USDT"} (ETH-USD)"#)) {
             try BinanceSettings().symbol(for: QuoteRequest(asset: "ETH", currency: "USD"))
@@ -23,7 +29,9 @@ struct BinanceSettingsTests {
     }
 
     @Test(arguments: [
-        (#"{"currencyAlias": {}}"#, "invalid settings: providers.binance.currencyAlias: unknown key (did you mean currencyAliases?); expected one of: baseURL, currencyAliases"),
+        (#"{"currencyAlias": {}}"#, "invalid settings: providers.binance.currencyAlias: unknown key (did you mean currencyAliases?); expected one of: baseURL, currencyAliases, bidAsk"),
+        (#"{"bidAsk": "yes"}"#, "invalid settings: providers.binance.bidAsk: expected a boolean, found a string"),
+        (#"{"bidask": true}"#, "invalid settings: providers.binance.bidask: unknown key (did you mean bidAsk?); expected one of: baseURL, currencyAliases, bidAsk"),
         (#"{"currencyAliases": ["USDT"]}"#, "invalid settings: providers.binance.currencyAliases: expected an object, found an array"),
         (#"{"currencyAliases": {"USD": 1}}"#, "invalid settings: providers.binance.currencyAliases.USD: expected a string, found a number"),
         (#"{"currencyAliases": {"USD": "US/DT"}}"#, #"invalid settings: providers.binance.currencyAliases.USD: expected a symbol suffix such as "USDT" (2 to 10 letters or digits)"#),

@@ -24,19 +24,21 @@ struct BinanceStreamReaderTests {
         ], changing: changes)
     }
 
-    static func quote(_ pair: QuoteRequest, _ amount: String, _ milliseconds: Int64?) -> StreamEvent {
-        .quote(StreamQuote(pair, amount: amount, timestampMilliseconds: milliseconds))
+    /// A quote with the bid and ask of ``ticker(_:)`` unless told otherwise.
+    static func quote(_ pair: QuoteRequest, _ amount: String, _ milliseconds: Int64?,
+                      bid: String? = "64000.09000000", ask: String? = "64000.10000000") -> StreamEvent {
+        .quote(StreamQuote(pair, amount: amount, timestampMilliseconds: milliseconds, bid: bid, ask: ask))
     }
 
-    @Test func recordedFeedGivesEachTickersLastPriceAsWritten() throws {
+    @Test func recordedFeedGivesEachTickersLastPriceBidAndAskAsWritten() throws {
         let expected: [[StreamEvent]] = [
             [],
-            [Self.quote(Self.btc, "64000.10000000", 1_795_176_001_004)],
-            [Self.quote(Self.eth, "3120.50000000", 1_795_176_001_019)],
-            [Self.quote(Self.btc, "64001.25000000", 1_795_176_002_004)],
-            [Self.quote(Self.eth, "3120.35000000", 1_795_176_002_019)],
-            [Self.quote(Self.btc, "64002.50000000", 1_795_176_003_004)],
-            [Self.quote(Self.btc, "64001.80000000", 1_795_176_004_004)],
+            [Self.quote(Self.btc, "64000.10000000", 1_795_176_001_004, bid: "64000.09000000", ask: "64000.10000000")],
+            [Self.quote(Self.eth, "3120.50000000", 1_795_176_001_019, bid: "3120.49000000", ask: "3120.50000000")],
+            [Self.quote(Self.btc, "64001.25000000", 1_795_176_002_004, bid: "64001.24000000", ask: "64001.25000000")],
+            [Self.quote(Self.eth, "3120.35000000", 1_795_176_002_019, bid: "3120.35000000", ask: "3120.36000000")],
+            [Self.quote(Self.btc, "64002.50000000", 1_795_176_003_004, bid: "64002.49000000", ask: "64002.50000000")],
+            [Self.quote(Self.btc, "64001.80000000", 1_795_176_004_004, bid: "64001.80000000", ask: "64001.81000000")],
         ]
         #expect(try RecordedFeed.readings("binance", by: reader, pairs: Self.pairs) == expected)
     }
@@ -99,9 +101,18 @@ struct BinanceStreamReaderTests {
         // A symbol the connection did not ask, or none, or a last price that is no price.
         ticker(["s": #""SOLUSDT""#]), ticker(["s": #""btcusdt""#]), ticker(["s": nil]),
         ticker(["c": nil]), ticker(["c": "64000.10"]), ticker(["c": #""0.00000000""#]), ticker(["c": #""6.4e4""#]), ticker(["c": #""-1""#]),
+        // A best bid or ask that is there but no decimal: the host would refuse the quote.
+        ticker(["b": #""6.4e4""#]), ticker(["b": "64000.09"]), ticker(["a": #""-1""#]), ticker(["a": #""""#]),
     ])
     func messageWithoutAQuoteOfTheConnectionMeansNothing(message: String) {
         #expect(reader.read(message, pairs: Self.pairs) == [])
+    }
+
+    @Test func aSideWithoutOrdersOrAbsentIsUnknown() {
+        #expect(reader.read(Self.ticker(["b": #""0.00000000""#]), pairs: Self.pairs)
+            == [Self.quote(Self.btc, "64000.10000000", 1_795_176_001_004, bid: nil)])
+        #expect(reader.read(Self.ticker(["a": nil, "b": "null"]), pairs: Self.pairs)
+            == [Self.quote(Self.btc, "64000.10000000", 1_795_176_001_004, bid: nil, ask: nil)])
     }
 
     @Test func tickerWithoutAUsableEventTimeStillGivesItsPrice() {

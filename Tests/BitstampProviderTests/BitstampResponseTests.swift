@@ -13,10 +13,20 @@ struct BitstampResponseTests {
                                    provider: "bitstamp", now: Self.receipt)
     }
 
-    @Test func lastIsTheExactAmountAndTimestampIsBitstampsSeconds() throws {
-        let quote = try quote(200, #"{"timestamp": "1700000000", "open": "1", "last": "37000.123456789012345678", "bid": "2"}"#)
+    /// Bitstamp's ticker as it sends it (its fields and their order, from its API reference).
+    static let recorded = #"{"timestamp": "1700000000", "open": "36500.00", "high": "38000.00", "low": "36000.00", "last": "37000.123456789012345678", "volume": "1234.56789012", "vwap": "37500.10", "bid": "36999.10", "ask": "37001.00", "side": "0", "open_24": "36450.00", "percent_change_24": "1.51"}"#
+
+    @Test func lastIsTheExactAmountWithTheBookAndTimestampIsBitstampsSeconds() throws {
+        let quote = try quote(200, Self.recorded)
         #expect(quote == Quote(asset: "BTC", currency: "USD", amount: Decimal(string: "37000.123456789012345678")!,
-                               provider: "bitstamp", timestamp: Date(timeIntervalSince1970: 1_700_000_000)))
+                               provider: "bitstamp", timestamp: Date(timeIntervalSince1970: 1_700_000_000),
+                               bid: Decimal(string: "36999.1")!, ask: Decimal(string: "37001")!))
+    }
+
+    @Test func aTickerWithoutBidOrAskHasNeither() throws {
+        let quote = try quote(200, #"{"timestamp": "1700000000", "last": "37000.12", "bid": null}"#)
+        #expect(quote.bid == nil && quote.ask == nil)
+        #expect(quote.amount == Decimal(string: "37000.12")!)
     }
 
     @Test func withoutATimestampTheTimeOfReceiptIsUsed() throws {
@@ -31,6 +41,9 @@ struct BitstampResponseTests {
         (200, #"{"last": "1,5"}"#, #"200 with an unexpected shape: last: not a decimal number: "1,5" (BTC-USD)"#),
         (200, #"{"last": "0"}"#, "200 with an unexpected shape: last: 0 is not a positive price (BTC-USD)"),
         (200, #"{"last": "1", "timestamp": "soon"}"#, #"200 with an unexpected shape: timestamp: not a time in seconds since 1970: "soon" (BTC-USD)"#),
+        (200, #"{"last": "1", "bid": "1e3", "ask": "2"}"#, #"200 with an unexpected shape: bid: not a decimal number: "1e3" (BTC-USD)"#),
+        (200, #"{"last": "1", "bid": "1", "ask": 2}"#, "200 with an unexpected shape: ask: expected a string, found a number (BTC-USD)"),
+        (200, #"{"last": "1", "bid": "0", "ask": "2"}"#, "200 with an unexpected shape: bid: 0 is not a positive price (BTC-USD)"),
     ])
     func unusableAnswerIsInvalidResponse(status: Int, text: String, message: String) {
         #expect(throws: ProviderError(.invalidResponse, message)) { try quote(status, text) }

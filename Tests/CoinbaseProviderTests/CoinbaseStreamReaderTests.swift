@@ -18,21 +18,21 @@ struct CoinbaseStreamReaderTests {
         ], changing: changes)
     }
 
-    @Test func recordedFeedGivesEachTickersSequenceThenItsExactPrice() throws {
-        func trade(_ sequence: Int64, _ pair: QuoteRequest, _ amount: String, _ milliseconds: Int64) -> [StreamEvent] {
-            [.sequence(sequence, scope: pair.pair), .quote(StreamQuote(pair, amount: amount, timestampMilliseconds: milliseconds))]
+    @Test func recordedFeedGivesEachTickersSequenceThenItsExactPriceBidAndAsk() throws {
+        func trade(_ sequence: Int64, _ pair: QuoteRequest, _ amount: String, _ milliseconds: Int64, _ bid: String, _ ask: String) -> [StreamEvent] {
+            [.sequence(sequence, scope: pair.pair), .quote(StreamQuote(pair, amount: amount, timestampMilliseconds: milliseconds, bid: bid, ask: ask))]
         }
         let expected: [[StreamEvent]] = [
             [],
-            trade(109_876_543_210, Self.btc, "64000.10", 1_795_176_000_283),
-            trade(54_321_098_765, Self.eth, "3120.50", 1_795_176_000_401),
+            trade(109_876_543_210, Self.btc, "64000.10", 1_795_176_000_283, "64000.09", "64000.10"),
+            trade(54_321_098_765, Self.eth, "3120.50", 1_795_176_000_401, "3120.49", "3120.50"),
             [.heartbeat], [.heartbeat],
-            trade(109_876_543_498, Self.btc, "64001.25", 1_795_176_001_412),
-            trade(54_321_098_902, Self.eth, "3120.35", 1_795_176_001_733),
+            trade(109_876_543_498, Self.btc, "64001.25", 1_795_176_001_412, "64001.24", "64001.25"),
+            trade(54_321_098_902, Self.eth, "3120.35", 1_795_176_001_733, "3120.35", "3120.36"),
             [.heartbeat], [.heartbeat],
-            trade(109_876_543_777, Self.btc, "64002.50", 1_795_176_002_861),
+            trade(109_876_543_777, Self.btc, "64002.50", 1_795_176_002_861, "64002.49", "64002.50"),
             [.heartbeat], [.heartbeat],
-            trade(109_876_543_991, Self.btc, "64001.80", 1_795_176_003_507),
+            trade(109_876_543_991, Self.btc, "64001.80", 1_795_176_003_507, "64001.80", "64001.81"),
         ]
         #expect(try RecordedFeed.readings("coinbase", by: reader, pairs: Self.pairs) == expected)
     }
@@ -76,6 +76,9 @@ struct CoinbaseStreamReaderTests {
     @Test(arguments: [
         ticker(["price": nil]), ticker(["price": "64000.10"]), ticker(["price": "null"]), ticker(["price": #""64,000.10""#]),
         ticker(["price": #""1e3""#]), ticker(["price": #""0""#]), ticker(["price": #""-64000.10""#]), ticker(["price": #""""#]),
+        // A best bid or ask that is there but no price: the host would refuse the quote.
+        ticker(["best_bid": #""1e3""#]), ticker(["best_bid": "64000.09"]), ticker(["best_ask": #""0""#]), ticker(["best_ask": #""""#]),
+        ticker(["best_ask": #""-1""#]),
     ])
     func tickerWithoutAUsablePriceGivesItsSequenceAlone(message: String) {
         #expect(reader.read(message, pairs: Self.pairs) == [.sequence(109_876_543_210, scope: "BTC-USD")])
@@ -83,8 +86,15 @@ struct CoinbaseStreamReaderTests {
 
     @Test func tickerWithoutSequenceOrTimeStillGivesItsPrice() {
         #expect(reader.read(Self.ticker(["sequence": nil, "time": nil]), pairs: Self.pairs)
-            == [.quote(StreamQuote(Self.btc, amount: "64000.10", timestampMilliseconds: nil))])
+            == [.quote(StreamQuote(Self.btc, amount: "64000.10", timestampMilliseconds: nil, bid: "64000.09", ask: "64000.10"))])
         #expect(reader.read(Self.ticker(["sequence": #""12""#, "time": #""yesterday""#]), pairs: Self.pairs)
+            == [.quote(StreamQuote(Self.btc, amount: "64000.10", timestampMilliseconds: nil, bid: "64000.09", ask: "64000.10"))])
+    }
+
+    @Test func tickerWithoutABestBidOrAskIsAQuoteWithoutIt() {
+        #expect(reader.read(Self.ticker(["sequence": nil, "time": nil, "best_bid": nil]), pairs: Self.pairs)
+            == [.quote(StreamQuote(Self.btc, amount: "64000.10", timestampMilliseconds: nil, ask: "64000.10"))])
+        #expect(reader.read(Self.ticker(["sequence": nil, "time": nil, "best_bid": "null", "best_ask": nil]), pairs: Self.pairs)
             == [.quote(StreamQuote(Self.btc, amount: "64000.10", timestampMilliseconds: nil))])
     }
 
@@ -95,7 +105,7 @@ struct CoinbaseStreamReaderTests {
     ] as [(String, Int64)])
     func timeIsCutToTheMillisecond(time: String, milliseconds: Int64) {
         #expect(reader.read(Self.ticker(["time": "\"\(time)\""]), pairs: Self.pairs).last
-            == .quote(StreamQuote(Self.btc, amount: "64000.10", timestampMilliseconds: milliseconds)))
+            == .quote(StreamQuote(Self.btc, amount: "64000.10", timestampMilliseconds: milliseconds, bid: "64000.09", ask: "64000.10")))
     }
 
     @Test func feedIsCoinbaseExchangeWithinItsConnectionLimit() throws {

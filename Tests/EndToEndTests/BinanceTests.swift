@@ -12,12 +12,27 @@ struct BinanceTests {
         #"{"code":\#(code),"msg":"\#(message)"}"#
     }
 
-    func withBinance(aliases: Bool = true, _ body: (MarketSandbox) throws -> Void) throws {
-        let settings = aliases ? #", "currencyAliases": {"USD": "USDT"}"# : ""
+    static let bookPath = "/api/v3/ticker/bookTicker?symbol="
+
+    /// Binance's `bookTicker` as it sends it: its fields in its order.
+    static func book(_ symbol: String, bid: String, ask: String) -> String {
+        #"{"symbol":"\#(symbol)","bidPrice":"\#(bid)","bidQty":"0.41002000","askPrice":"\#(ask)","askQty":"0.02011000"}"#
+    }
+
+    func withBinance(aliases: Bool = true, bidAsk: Bool = false, _ body: (MarketSandbox) throws -> Void) throws {
+        let settings = (aliases ? #", "currencyAliases": {"USD": "USDT"}"# : "") + (bidAsk ? #", "bidAsk": true"# : "")
         let market = try MarketSandbox(provider: "binance", plugin: "libBinanceProvider.so", settings: settings) { request, previous in
+            if request.path.hasPrefix(Self.bookPath) {
+                switch String(request.path.dropFirst(Self.bookPath.count)) {
+                case "BTCUSDT": return .init(body: Self.book("BTCUSDT", bid: "37000.11000000", ask: "37000.12000000"))
+                case "ETHUSDT": return .init(body: Self.book("ETHUSDT", bid: "1e3", ask: "3120.51000000"))
+                default: return .init(status: 400, body: Self.error(-1121, "Invalid symbol."))
+                }
+            }
             let symbol = String(request.path.dropFirst(Self.path.count))
             switch symbol {
             case "BTCUSDT": return .init(body: #"{"symbol":"BTCUSDT","price":"37000.12000000"}"#)
+            case "ETHUSDT": return .init(body: #"{"symbol":"ETHUSDT","price":"3120.50000000"}"#)
             case "RLUSDT":
                 return previous == 0 ? .init(status: 429, headers: [("Retry-After", "1")], body: Self.error(-1003, "Too many requests."))
                                      : .init(body: #"{"symbol":"RLUSDT","price":"2.50000000"}"#)
@@ -41,6 +56,38 @@ struct BinanceTests {
             #expect(result.status == 0, "\(result)")
             #expect(result.standardError == "")
             #expect(result.outputLines.last?.hasPrefix("BTC,USD,37000.12,binance,") == true, "\(result)")
+        }
+    }
+
+    @Test func withBidAskTheBooksBestBidAndAskArePrintedExactly() throws {
+        try withBinance(bidAsk: true) { market in
+            let result = try market.run(["fetch", "--asset", "BTC", "--format", "json"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.standardError == "")
+            let line = try #require(result.outputLines.first)
+            #expect(line.hasPrefix(#"{"asset":"BTC","currency":"USD","amount":"37000.12","provider":"binance","timestamp":""#), "\(line)")
+            #expect(withoutAges(line).hasSuffix(#"Z","bid":"37000.11","ask":"37000.12","status":"live"}"#), "\(line)")
+            #expect(market.server.requestCount(path: Self.path + "BTCUSDT") == 1)
+            #expect(market.server.requestCount(path: Self.bookPath + "BTCUSDT") == 1)
+        }
+    }
+
+    @Test func withoutBidAskTheBookIsNeverAsked() throws {
+        try withBinance { market in
+            let result = try market.run(["fetch", "--asset", "BTC", "--format", "json"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.outputLines.first.map(withoutAges)?.hasSuffix(#"Z","status":"live"}"#) == true, "\(result)")
+            #expect(market.server.requestCount(path: Self.bookPath + "BTCUSDT") == 0)
+        }
+    }
+
+    @Test func aMalformedBookFailsTheQuoteNamingTheField() throws {
+        try withBinance(bidAsk: true) { market in
+            let result = try market.run(["fetch", "--asset", "ETH", "--format", "json"])
+            #expect(result == CommandResult(status: 1, standardOutput: "", standardError: """
+                pricehost: error: binance: 200 with an unexpected shape: bidPrice: not a decimal number of zero or more: "1e3" (ETH-USD)
+
+                """))
         }
     }
 

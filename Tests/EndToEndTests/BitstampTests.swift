@@ -6,15 +6,17 @@ import Testing
 /// Bitstamp's ticker: its shapes on good days and bad.
 @Suite(.timeLimit(.minutes(2)))
 struct BitstampTests {
-    static func ticker(_ last: String, timestamp: String = #""1700000000""#) -> String {
-        #"{"high": "38000.00", "last": \#(last), "timestamp": \#(timestamp), "bid": "36999.00", "vwap": "37500.10", "volume": "1234.5", "low": "36000.00", "ask": "37001.00", "open": "36500.00"}"#
+    /// Bitstamp's ticker as it sends it: its fields in its order, with its best bid and ask.
+    static func ticker(_ last: String, timestamp: String = #""1700000000""#, bid: String = "37000.10", ask: String = "37000.20") -> String {
+        #"{"timestamp": \#(timestamp), "open": "36500.00", "high": "38000.00", "low": "36000.00", "last": \#(last), "volume": "1234.56789012", "vwap": "37500.10", "bid": "\#(bid)", "ask": "\#(ask)", "side": "0", "open_24": "36450.00", "percent_change_24": "1.51"}"#
     }
 
     func withBitstamp(_ body: (MarketSandbox) throws -> Void) throws {
         let market = try MarketSandbox(provider: "bitstamp", plugin: "libBitstampProvider.so") { request, previous in
             switch request.path {
             case "/api/v2/ticker/btcusd/": .init(body: Self.ticker(#""37000.123456789""#))
-            case "/api/v2/ticker/ethusd/": .init(body: Self.ticker(#""3120.5""#, timestamp: "1700000000"))
+            case "/api/v2/ticker/ethusd/": .init(body: Self.ticker(#""3120.5""#, timestamp: "1700000000", bid: "3120.40000000", ask: "3120.5"))
+            case "/api/v2/ticker/badbidusd/": .init(body: Self.ticker(#""2.5""#, bid: "2,4"))
             case "/api/v2/ticker/rlusd/":
                 previous == 0 ? .init(status: 429, headers: [("Retry-After", "1")], body: #"{"status": "error", "reason": "Rate limit exceeded", "code": "API0005"}"#)
                               : .init(body: Self.ticker(#""2.5""#))
@@ -31,12 +33,12 @@ struct BitstampTests {
         try body(market)
     }
 
-    @Test func lastPriceIsPrintedExactlyWithBitstampsOwnTime() throws {
+    @Test func lastPriceIsPrintedExactlyWithBitstampsOwnTimeAndItsBidAndAsk() throws {
         try withBitstamp { market in
             let result = try market.run(["fetch", "--asset", "BTC,ETH", "--format", "json"])
             #expect(result.withoutAges == CommandResult(status: 0, standardOutput: """
-                {"asset":"BTC","currency":"USD","amount":"37000.123456789","provider":"bitstamp","timestamp":"2023-11-14T22:13:20Z","status":"live"}
-                {"asset":"ETH","currency":"USD","amount":"3120.5","provider":"bitstamp","timestamp":"2023-11-14T22:13:20Z","status":"live"}
+                {"asset":"BTC","currency":"USD","amount":"37000.123456789","provider":"bitstamp","timestamp":"2023-11-14T22:13:20Z","bid":"37000.1","ask":"37000.2","status":"live"}
+                {"asset":"ETH","currency":"USD","amount":"3120.5","provider":"bitstamp","timestamp":"2023-11-14T22:13:20Z","bid":"3120.4","ask":"3120.5","status":"live"}
 
                 """, standardError: ""))
             #expect(market.server.requestCount(path: "/api/v2/ticker/btcusd/") == 1)
@@ -50,6 +52,7 @@ struct BitstampTests {
         ("JUNK", "bitstamp: 200 with a body that is not JSON: line 1, column 12: unterminated string (JUNK-USD)", "/api/v2/ticker/junkusd/", 1),
         ("EMPTY", "bitstamp: 200 with an empty body (EMPTY-USD)", "/api/v2/ticker/emptyusd/", 1),
         ("TYPE", "bitstamp: 200 with an unexpected shape: last: expected a string, found a number (TYPE-USD)", "/api/v2/ticker/typeusd/", 1),
+        ("BADBID", #"bitstamp: 200 with an unexpected shape: bid: not a decimal number: "2,4" (BADBID-USD)"#, "/api/v2/ticker/badbidusd/", 1),
     ])
     func badAnswerIsOneLineAndRetriedOnlyWhenItCanSucceed(asset: String, message: String, path: String, requests: Int) throws {
         try withBitstamp { try $0.expectFailure(asset: asset, message: message, path: path, requests: requests) }

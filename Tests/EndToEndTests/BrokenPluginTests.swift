@@ -43,7 +43,7 @@ struct BrokenPluginTests {
                 return (path, ["pricehost: warning: plugin \(path): wrong magic number 0x12345678 (expected 0x50485031): the entry did not return a pricehost descriptor"])
             case .newerMajorVersion:
                 let path = try Sandbox.testPlugin(["VARIANT_NEW_MAJOR"], name: "libMajor.so")
-                return (path, ["pricehost: warning: plugin \(path): built for plugin ABI 2.0; this pricehost speaks ABI 1.3; rebuild the plugin against this pricehost's header"])
+                return (path, ["pricehost: warning: plugin \(path): built for plugin ABI 2.0; this pricehost speaks ABI 1.4; rebuild the plugin against this pricehost's header"])
             case .descriptorTooSmall:
                 let path = try Sandbox.testPlugin(["VARIANT_SMALL_DESCRIPTOR"], name: "libSmall.so")
                 return (path, ["pricehost: warning: plugin \(path): descriptor_size is 8 bytes, smaller than the 48 of ABI 1.0: the plugin was built against a broken header"])
@@ -105,7 +105,7 @@ struct BrokenPluginTests {
         try sandbox.directory.write(configJSON(plugins: ["libFileProvider.so", text]), to: "plugins.json")
         let result = try sandbox.run(["providers", "--format", "json"])
         #expect(result == CommandResult(status: 0, standardOutput: """
-            {"plugins":[{"name":"file","version":"1.0.0","path":"\(BuiltProducts.plugin("libFileProvider.so"))","abi":"1.3",\
+            {"plugins":[{"name":"file","version":"1.0.0","path":"\(BuiltProducts.plugin("libFileProvider.so"))","abi":"1.4",\
             "sha256":"\(try sha256sum(BuiltProducts.plugin("libFileProvider.so")))","fetchers":["file"],"stream":null}],\
             "failures":[{"path":"\(text)","error":"not an ELF shared library (the file does not start with the ELF magic number)"}]}
 

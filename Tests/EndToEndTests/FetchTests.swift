@@ -150,7 +150,7 @@ struct FetchTests {
         #expect(help.standardOutput.contains("pricehost fetch --asset CODE[,CODE...]"))
         #expect(help.standardOutput.contains("0 success   1 fetch failed   2 usage error   3 config or plugin error"))
         let version = try CommandRunner.run(BuiltProducts.pricehost, ["--version"])
-        #expect(version == CommandResult(status: 0, standardOutput: "pricehost 0.1.0 (plugin ABI 1.3)\n", standardError: ""))
+        #expect(version == CommandResult(status: 0, standardOutput: "pricehost 0.1.0 (plugin ABI 1.4)\n", standardError: ""))
     }
 
     @Test func shippedConfigWorksFromTheRepositoryRoot() throws {

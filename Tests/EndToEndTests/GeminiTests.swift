@@ -6,8 +6,9 @@ import Testing
 /// Gemini's public ticker.
 @Suite(.timeLimit(.minutes(2)))
 struct GeminiTests {
-    static func ticker(_ last: String) -> String {
-        #"{"bid": "36999.00", "ask": "37001.00", "volume": {"BTC": "2210.505328803", "USD": "20652076.8393", "timestamp": 1700000000250}, "last": \#(last)}"#
+    /// Gemini's pubticker as it sends it: its fields in its order, with its best bid and ask.
+    static func ticker(_ last: String, bid: String = "37000.11", ask: String = "37000.130") -> String {
+        #"{"ask":"\#(ask)","bid":"\#(bid)","last":\#(last),"volume":{"BTC":"2210.505328803","USD":"20652076.8393","timestamp":1700000000250}}"#
     }
 
     static func error(_ reason: String, _ message: String) -> String {
@@ -27,6 +28,7 @@ struct GeminiTests {
             case "/v1/pubticker/junkusd": .init(body: #"{"last": "#)
             case "/v1/pubticker/emptyusd": .init(body: "")
             case "/v1/pubticker/typeusd": .init(body: Self.ticker("37000.12"))
+            case "/v1/pubticker/badaskusd": .init(body: Self.ticker(#""2.5""#, ask: "-2.6"))
             default:
                 .init(status: 400, body: Self.error("InvalidSymbol", "Supplied value '\(request.path.split(separator: "/").last ?? "")' is not a valid symbol"))
             }
@@ -35,11 +37,11 @@ struct GeminiTests {
         try body(market)
     }
 
-    @Test func lastPriceIsPrintedExactlyWithGeminisOwnTime() throws {
+    @Test func lastPriceIsPrintedExactlyWithGeminisOwnTimeAndItsBidAndAsk() throws {
         try withGemini { market in
             let result = try market.run(["fetch", "--asset", "BTC", "--format", "json"])
             #expect(result.withoutAges == CommandResult(status: 0, standardOutput: """
-                {"asset":"BTC","currency":"USD","amount":"37000.12","provider":"gemini","timestamp":"2023-11-14T22:13:20.250Z","status":"live"}
+                {"asset":"BTC","currency":"USD","amount":"37000.12","provider":"gemini","timestamp":"2023-11-14T22:13:20.250Z","bid":"37000.11","ask":"37000.13","status":"live"}
 
                 """, standardError: ""))
         }
@@ -52,6 +54,7 @@ struct GeminiTests {
         ("JUNK", "gemini: 200 with a body that is not JSON: line 1, column 10: unexpected end of input, expected a value (JUNK-USD)", "/v1/pubticker/junkusd", 1),
         ("EMPTY", "gemini: 200 with an empty body (EMPTY-USD)", "/v1/pubticker/emptyusd", 1),
         ("TYPE", "gemini: 200 with an unexpected shape: last: expected a string, found a number (TYPE-USD)", "/v1/pubticker/typeusd", 1),
+        ("BADASK", "gemini: 200 with an unexpected shape: ask: -2.6 is not a positive price (BADASK-USD)", "/v1/pubticker/badaskusd", 1),
     ])
     func badAnswerIsOneLineAndRetriedOnlyWhenItCanSucceed(asset: String, message: String, path: String, requests: Int) throws {
         try withGemini { try $0.expectFailure(asset: asset, message: message, path: path, requests: requests) }

@@ -31,6 +31,11 @@ struct KrakenTests {
             case "/0/public/Ticker?pair=LISTUSD": .init(body: "[]")
             case "/0/public/Ticker?pair=TWOUSD": .init(body: #"{"error":[],"result":{"A":{"c":["1"]},"B":{"c":["2"]}}}"#)
             case "/0/public/Ticker?pair=DOWNUSD": .init(status: 503, body: "<html>down</html>")
+            case "/0/public/Ticker?pair=BADBIDUSD":
+                .init(body: #"{"error":[],"result":{"BADBIDZUSD":{"a":["2.6","1","1.000"],"b":["-2.4","2","2.000"],"c":["2.5","1"]}}}"#)
+            case "/0/public/Ticker?pair=BADASKUSD":
+                .init(body: #"{"error":[],"result":{"BADASKZUSD":{"a":[2.6,"1","1.000"],"b":["2.4","2","2.000"],"c":["2.5","1"]}}}"#)
+            case "/0/public/Ticker?pair=NOBOOKUSD": .init(body: #"{"error":[],"result":{"NOBOOKZUSD":{"c":["2.50","1"]}}}"#)
             default: .init(body: error("EQuery:Unknown asset pair"))
             }
         }
@@ -64,6 +69,8 @@ struct KrakenTests {
             #expect(result.standardError == "")
             let line = try #require(result.outputLines.first)
             #expect(line.hasPrefix(#"{"asset":"BTC","currency":"USD","amount":"64000.123456789012","provider":"kraken","timestamp":""#), "\(line)")
+            // The book's best bid b[0] and ask a[0], exact, written without trailing zeros.
+            #expect(withoutAges(line).hasSuffix(#"Z","bid":"64000","ask":"64000.2","status":"live"}"#), "\(line)")
             // No time in the ticker: the time of receipt, so within this test's run.
             let stamp = try #require(line.components(separatedBy: #""timestamp":""#).last?.split(separator: "\"").first.map(String.init))
             let date = try #require(ISO8601DateFormatter().date(from: stamp.replacingOccurrences(of: #"\.\d+"#, with: "", options: .regularExpression)))
@@ -94,12 +101,23 @@ struct KrakenTests {
         ("LIST", "kraken: 200 with an unexpected answer: (top level): expected an object, found an array (LISTUSD)", 1),
         ("TWO", "kraken: 200 with 2 pairs in result, expected 1 (TWOUSD)", 1),
         ("DOWN", "kraken: HTTP 503 (DOWNUSD)", 3),
+        ("BADBID", "kraken: 200 with result.BADBIDZUSD.b[0] -2.4, not a positive price (BADBIDUSD)", 1),
+        ("BADASK", "kraken: 200 with result.BADASKZUSD.a[0] a number, expected a string (BADASKUSD)", 1),
     ])
     func everyBadAnswerIsOneLineAndRetriedOnlyWhenItCanSucceed(asset: String, message: String, requests: Int) throws {
         try withSandbox { sandbox, server in
             let result = try sandbox.run(["fetch", "--asset", asset])
             #expect(result == CommandResult(status: 1, standardOutput: "", standardError: "pricehost: error: \(message)\n"))
             #expect(server.requestCount(path: "/0/public/Ticker?pair=\(asset)USD") == requests)
+        }
+    }
+
+    @Test func aTickerWithoutTheBookIsAQuoteWithoutBidOrAsk() throws {
+        try withSandbox { sandbox, _ in
+            let result = try sandbox.run(["fetch", "--asset", "NOBOOK", "--format", "json"])
+            #expect(result.status == 0, "\(result)")
+            let line = try #require(result.outputLines.first)
+            #expect(line.hasPrefix(#"{"asset":"NOBOOK","currency":"USD","amount":"2.5","provider":"kraken","timestamp":""#) && withoutAges(line).hasSuffix(#"Z","status":"live"}"#), "\(line)")
         }
     }
 

@@ -56,7 +56,7 @@ struct ServeMetricsTests {
             "pricehost_sse_clients 0",
             #"pricehost_plugin_info{provider="coinbase",version="1.0.0"} 1"#,
             #"pricehost_plugin_info{provider="file",version="1.0.0"} 1"#,
-            #"pricehost_build_info{version="0.1.0",plugin_abi="1.3"} 1"#,
+            #"pricehost_build_info{version="0.1.0",plugin_abi="1.4"} 1"#,
             "# TYPE pricehost_upstream_fetch_duration_seconds histogram",
             "# TYPE pricehost_coalesced_requests_total counter",
             "# TYPE pricehost_cache_hits_total counter",

@@ -11,6 +11,9 @@ struct StoreOracle {
         var time: Int64
         var amount: String
         var arrival: Int
+        /// The venue's bid and ask as answers write them, when it gave them.
+        var bid: String? = nil
+        var ask: String? = nil
 
         var value: Decimal { Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX"))! }
     }
@@ -115,7 +118,8 @@ struct StoreOracle {
         guard age <= maxAgeMilliseconds else {
             return (404, #"{"error":"no price of \#(pair) at \#(Self.iso(at)): the last one, at \#(Self.iso(quote.time)), was \#(Self.ageText(age)) old, older than \#(maxAgeMilliseconds / 1000) s","at":"\#(Self.iso(at))","lastTimestamp":"\#(Self.iso(quote.time))","ageMs":\#(age),"maxAgeSeconds":\#(maxAgeMilliseconds / 1000)}"#)
         }
-        return (200, #"{"asset":"\#(asset)","currency":"\#(currency)","amount":"\#(quote.amount)","provider":"\#(provider)","timestamp":"\#(Self.iso(quote.time))","at":"\#(Self.iso(at))","ageMs":\#(age)}"#)
+        let sides = [("bid", quote.bid), ("ask", quote.ask)].compactMap { name, side in side.map { #","\#(name)":"\#($0)""# } }.joined()
+        return (200, #"{"asset":"\#(asset)","currency":"\#(currency)","amount":"\#(quote.amount)","provider":"\#(provider)","timestamp":"\#(Self.iso(quote.time))","at":"\#(Self.iso(at))","ageMs":\#(age)\#(sides)}"#)
     }
 
     /// `1 h 2 min 30 s`: whole units, the zero ones left out.

@@ -33,9 +33,12 @@ struct StoreRecordingTests {
         (at(1, 5), "63030"), (at(9, 59, 999), "63040"), (at(6, 0), "63035"), (at(14, 0), "63050"),
     ]
 
+    /// coinbase's tickers (``CoinbaseFeed/ticker(_:product:sequence:time:)``) carry `best_bid` and `best_ask` equal to
+    /// the price: kept in the store with the quote, and answered with it, before a restart and after.
     static let oracle = StoreOracle(quotes:
         streamed.enumerated().filter { $0.offset != goesBackInTime }.map {
-            StoreOracle.Quote(provider: "coinbase", time: $0.element.time, amount: $0.element.amount, arrival: $0.offset)
+            StoreOracle.Quote(provider: "coinbase", time: $0.element.time, amount: $0.element.amount, arrival: $0.offset,
+                              bid: $0.element.amount, ask: $0.element.amount)
         } + polled.enumerated().map {
             StoreOracle.Quote(provider: "file", time: $0.element.time, amount: $0.element.amount, arrival: $0.offset)
         })

@@ -58,6 +58,32 @@ struct StreamServeTests {
         }
     }
 
+    @Test func eachEventCarriesTheVenuesBidAndAskExactlyAfterItsOtherMembers() async throws {
+        guard await StreamVenue.available(for: "StreamServeTests.\(#function)") else { return }
+        // Coinbase's recorded feed: BTC's tickers, with their best_bid and best_ask as Coinbase wrote them.
+        let venue = try await StreamVenue.start([[.waitMessage, .play("coinbase.jsonl", every: 0.1), .hold]])
+        defer { venue.stop() }
+        let sandbox = try Self.sandbox(venue)
+        defer { sandbox.remove() }
+        try await offThePool {
+            let server = try ServeProcess(sandbox.sandbox)
+            defer { server.stop() }
+            let client = try Self.subscribe(server, "asset=BTC")
+            var text = try client.read(until: #""amount":"64001.8""#, count: 1)
+            if let last = text.range(of: #""amount":"64001.8""#), !text[last.upperBound...].contains("\n\n") {
+                text += try client.read(until: "\n\n", count: 1)  // the rest of that event
+            }
+            let events = ServeStreamTests.events(text).filter { $0.rest.contains(#""source":"stream""#) }
+            let sides = ["64000.1": #","bid":"64000.09","ask":"64000.1","status":"live"}"#, "64001.25": #","bid":"64001.24","ask":"64001.25","status":"live"}"#,
+                         "64002.5": #","bid":"64002.49","ask":"64002.5","status":"live"}"#, "64001.8": #","bid":"64001.8","ask":"64001.81","status":"live"}"#]
+            #expect(!events.isEmpty)
+            for event in events {
+                let amount = try #require(sides.keys.first { event.rest.contains(#""amount":"\#($0)","provider":"coinbase""#) }, "\(event)")
+                #expect(withoutAges(event.rest).hasSuffix(try #require(sides[amount])), "\(event)")
+            }
+        }
+    }
+
     @Test func aClientReconnectingWithLastEventIDGetsThePushedEventsItMissed() async throws {
         guard await StreamVenue.available(for: "StreamServeTests.\(#function)") else { return }
         let venue = try await Self.venue(count: 20, every: 0.1)

@@ -5,7 +5,8 @@ import Testing
 /// Each venue's feed, as its plugin reads it, from a loopback server (Python's `websockets`)
 /// replaying messages recorded in the venue's documented format (Fixtures/streams), over
 /// `ws://` and `wss://` (a private CA through `caFile`): `pricehost watch --stream` prints the
-/// venue's prices, exact, in order, each marked as streamed.
+/// venue's prices, exact, in order, each marked as streamed, with the venue's best bid and ask
+/// where its messages carry them.
 @Suite(.timeLimit(.minutes(2)))
 struct StreamVenueFeedTests {
     struct Venue: Sendable, CustomStringConvertible {
@@ -19,17 +20,22 @@ struct StreamVenueFeedTests {
         var expected = ["64000.1", "64001.25", "64002.5"]
         /// The start of the first message the client sends (its subscription), when it sends one.
         var subscribe: String?
+        /// Those prices' bid and ask as pricehost prints them (ABI 1.4); none for a feed of trades.
+        var bidAsk: [[String]] = []
 
         var description: String { provider }
     }
 
     static let venues = [
         Venue(provider: "coinbase", plugin: "libCoinbaseProvider.so", recording: "coinbase.jsonl",
-              subscribe: #"{"type":"subscribe","product_ids":["BTC-USD"]"#),
+              subscribe: #"{"type":"subscribe","product_ids":["BTC-USD"]"#,
+              bidAsk: [["64000.09", "64000.1"], ["64001.24", "64001.25"], ["64002.49", "64002.5"]]),
         Venue(provider: "kraken", plugin: "libKrakenProvider.so", recording: "kraken.jsonl",
-              subscribe: #"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"]"#),
+              subscribe: #"{"method":"subscribe","params":{"channel":"ticker","symbol":["BTC/USD"]"#,
+              bidAsk: [["64000", "64000.2"], ["64001.2", "64001.25"], ["64002.4", "64002.5"]]),
         Venue(provider: "binance", plugin: "libBinanceProvider.so", recording: "binance.jsonl",
-              settings: #", "currencyAliases": {"USD": "USDT"}"#, subscribe: #"{"method":"SUBSCRIBE","params":["btcusdt@ticker"]"#),
+              settings: #", "currencyAliases": {"USD": "USDT"}"#, subscribe: #"{"method":"SUBSCRIBE","params":["btcusdt@ticker"]"#,
+              bidAsk: [["64000.09", "64000.1"], ["64001.24", "64001.25"], ["64002.49", "64002.5"]]),
         Venue(provider: "bitstamp", plugin: "libBitstampProvider.so", recording: "bitstamp.jsonl",
               subscribe: #"{"event":"bts:subscribe","data":{"channel":"live_trades_btcusd"}}"#),
         Venue(provider: "gemini", plugin: "libGeminiProvider.so", recording: "gemini.jsonl", path: "/v1/marketdata",
@@ -62,6 +68,9 @@ struct StreamVenueFeedTests {
         #expect(result.status == 0, "\(result)")
         let lines = jsonLines(result)
         #expect(lines.compactMap { $0["amount"] as? String } == venue.expected, "\(venue) secure=\(secure): \(result)")
+        // The venue's best bid and ask, exact, on each quote whose message has them; on no other.
+        let sides = lines.map { line in ["bid", "ask"].compactMap { line[$0] as? String } }
+        #expect(sides == (venue.bidAsk.isEmpty ? Array(repeating: [], count: lines.count) : venue.bidAsk), "\(venue): \(result)")
         for line in lines {
             #expect(line["provider"] as? String == venue.provider && line["source"] as? String == "stream" && line["asset"] as? String == "BTC")
             #expect((line["receivedAt"] as? String)?.hasSuffix("Z") == true)

@@ -13,10 +13,17 @@ struct GeminiResponseTests {
                                  provider: "gemini", now: Self.receipt)
     }
 
-    @Test func lastIsTheExactAmountAndTimestampIsGeminisMilliseconds() throws {
-        let quote = try quote(200, #"{"bid": "1", "ask": "2", "volume": {"BTC": "2210.5", "USD": "20652076.8393", "timestamp": 1700000000123}, "last": "37000.000000000000000001"}"#)
+    @Test func lastIsTheExactAmountWithTheBookAndTimestampIsGeminisMilliseconds() throws {
+        // Gemini's pubticker as it sends it (its fields and their order, from its API reference).
+        let quote = try quote(200, #"{"ask":"37000.01","bid":"36999.990","last":"37000.000000000000000001","volume":{"BTC":"2210.505328803","USD":"20652076.8393","timestamp":1700000000123}}"#)
         #expect(quote == Quote(asset: "BTC", currency: "USD", amount: Decimal(string: "37000.000000000000000001")!,
-                               provider: "gemini", timestamp: Date(timeIntervalSince1970: 1_700_000_000.123)))
+                               provider: "gemini", timestamp: Date(timeIntervalSince1970: 1_700_000_000.123),
+                               bid: Decimal(string: "36999.99")!, ask: Decimal(string: "37000.01")!))
+    }
+
+    @Test func aTickerWithoutBidOrAskHasNeither() throws {
+        let quote = try quote(200, #"{"ask": null, "last": "1.5"}"#)
+        #expect(quote.bid == nil && quote.ask == nil)
     }
 
     @Test func withoutATimestampTheTimeOfReceiptIsUsed() throws {
@@ -32,6 +39,8 @@ struct GeminiResponseTests {
         (#"{"last": "1", "volume": {"timestamp": "1700000000000"}}"#, nil),
         (#"{"last": "1", "volume": {"timestamp": true}}"#, "200 with an unexpected shape: volume.timestamp: expected a number or a string, found a boolean (BTC-USD)"),
         (#"{"last": "1", "volume": {"timestamp": 1e40}}"#, #"200 with an unexpected shape: volume.timestamp: not a time in milliseconds since 1970: "1e40" (BTC-USD)"#),
+        (#"{"ask": "2", "bid": "1,5", "last": "1"}"#, #"200 with an unexpected shape: bid: not a decimal number: "1,5" (BTC-USD)"#),
+        (#"{"ask": "-2", "bid": "1", "last": "1"}"#, "200 with an unexpected shape: ask: -2 is not a positive price (BTC-USD)"),
     ] as [(String, String?)])
     func unusableAnswerIsInvalidResponse(text: String, message: String?) throws {
         if let message {

@@ -44,6 +44,12 @@ public enum StreamReaderFuzzing {
                 guard let amount = DecimalAmount.parse(quote.amount), amount > 0 else {
                     return .problem("a quote at \(FuzzText.quoted(quote.amount)), not a positive decimal")
                 }
+                // The host drops a quote whose bid or ask is no positive decimal: a reader should not give one.
+                for (field, side) in [("bid", quote.bid), ("ask", quote.ask)] {
+                    if let side, (DecimalAmount.parse(side).map { $0 <= 0 } ?? true) {
+                        return .problem("a quote with \(field) \(FuzzText.quoted(side)), not a positive decimal")
+                    }
+                }
                 if let time = quote.timestampMilliseconds, !validMilliseconds.contains(time) {
                     return .problem("a quote at \(time) ms, outside the years 0001 to 9999")
                 }

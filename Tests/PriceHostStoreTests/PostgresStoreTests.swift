@@ -160,7 +160,7 @@ import Testing
         store.flush()
         #expect(store.currentStatus == .ok)
         #expect(lines.all == [])
-        #expect(try server.psql("SELECT version FROM pricehost_store_meta", database: database) == "2")
+        #expect(try server.psql("SELECT version FROM pricehost_store_meta", database: database) == "3")
         let expected = Candle(start: Self.noon, open: "100", high: "102", low: "99", close: "102", count: 4)
         for interval in [CandleInterval.oneMinute, .fiveMinutes] {
             #expect(try store.candles(Self.btc, interval: interval, from: Self.noon, to: Self.noon, fillPrevious: false, now: Self.noon, limit: 10)
@@ -177,7 +177,7 @@ import Testing
         let lines = Lines()
         let store = try Self.open(server.url(database: database), lines: lines)
         defer { store.close() }
-        let reason = "the database postgres://pricehost@127.0.0.1:\(server.port)/\(database) was made by a newer pricehost (store layout 99; this one knows 2); use that pricehost, or another database"
+        let reason = "the database postgres://pricehost@127.0.0.1:\(server.port)/\(database) was made by a newer pricehost (store layout 99; this one knows 3); use that pricehost, or another database"
         #expect(store.currentStatus == .degraded(reason))
         #expect(lines.all == ["pricehost: warning: the quote store postgres://pricehost@127.0.0.1:\(server.port)/\(database) cannot be written: \(reason); prices are still served, and quotes are not kept until it can"])
         // Left as it was: nothing migrated, nothing written.

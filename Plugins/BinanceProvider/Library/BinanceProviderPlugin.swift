@@ -18,14 +18,16 @@ public enum BinanceProviderPlugin: ProviderPlugin {
 
     /// Binance's latest price for any symbol: `GET
     /// {baseURL}/api/v3/ticker/price?symbol=BTCUSDT`, the symbol from
-    /// ``BinanceSettings/symbol(for:)``, read by ``BinanceResponse``.
-    public static func makeFetcher(settings: BinanceSettings, http: any HTTPClient) -> HTTPQuoteFetcher {
-        HTTPQuoteFetcher(http: http) { request in
+    /// ``BinanceSettings/symbol(for:)``, read by ``BinanceResponse``; with
+    /// ``BinanceSettings/bidAsk``, a ``BinanceBookFetcher`` that asks the book's best bid and ask beside it.
+    public static func makeFetcher(settings: BinanceSettings, http: any HTTPClient) -> any PriceFetcher {
+        let price = HTTPQuoteFetcher(http: http) { request in
             HTTPRequest(url: "\(settings.baseURL)/api/v3/ticker/price?symbol=\(try settings.symbol(for: request))",
                         headers: [HTTPHeader("Accept", "application/json")])
         } read: { response, request in
             try BinanceResponse.quote(from: response, for: request, symbol: settings.symbol(for: request), provider: name)
         }
+        return settings.bidAsk ? BinanceBookFetcher(price: price, settings: settings) : price
     }
 
     /// Binance's ticker streams, ``makeStream(settings:)``, with the aliases of the settings.

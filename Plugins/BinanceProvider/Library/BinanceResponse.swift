@@ -29,6 +29,35 @@ public enum BinanceResponse {
         }
     }
 
+    /// The best bid and ask in a `bookTicker` answer: `{"symbol": "BTCUSDT", "bidPrice": "64000.09000000",
+    /// "bidQty": …, "askPrice": "64000.10000000", "askQty": …}`, each by ``side(_:)``.
+    /// - Throws: ``ProviderError`` as ``quote(from:for:symbol:provider:now:)``, for the book's answer.
+    public static func book(from response: HTTPResponse, for request: QuoteRequest, symbol: String) throws -> (bid: Decimal?, ask: Decimal?) {
+        guard response.status == 200 else { throw error(from: response, for: request, symbol: symbol) }
+        return try response.readJSON(for: request) { root in
+            let answered = try root.member("symbol")
+            guard try answered.string() == symbol else {
+                throw answered.error("a book for \(JSONValue.quoted(ProviderText.oneLine(try answered.string(), limit: 40))), not \(symbol)")
+            }
+            let bid = try side(root.optionalMember("bidPrice")).flatMap(DecimalAmount.parse(_:))
+            let ask = try side(root.optionalMember("askPrice")).flatMap(DecimalAmount.parse(_:))
+            return (bid, ask)
+        }
+    }
+
+    /// A best bid or ask as Binance writes it, a decimal string (`"64000.09000000"`), as written; `nil`
+    /// when there is none: the field is absent or `null`, or zero, which is how Binance shows a side
+    /// with no orders.
+    /// - Throws: ``JSONShapeError`` when it is there but not a decimal string of zero or more.
+    public static func side(_ cursor: JSONCursor?) throws(JSONShapeError) -> String? {
+        guard let cursor else { return nil }
+        let text = try cursor.string()
+        guard let amount = DecimalAmount.parse(text), amount >= 0 else {
+            throw cursor.error("not a decimal number of zero or more: \(JSONValue.quoted(ProviderText.oneLine(text, limit: 60)))")
+        }
+        return amount > 0 ? text : nil
+    }
+
     /// The error a status other than 200 stands for: `-1121 Invalid symbol.
     /// (symbol BTCXYZ); HTTP 400 for BTC-XYZ`.
     static func error(from response: HTTPResponse, for request: QuoteRequest, symbol: String) -> ProviderError {

@@ -1,7 +1,7 @@
 import ProviderABI
 
 /// The Binance provider's settings in `plugins.json` (`providers.binance`):
-/// `{"baseURL": "https://api.binance.com", "currencyAliases": {"USD": "USDT"}}`, both optional.
+/// `{"baseURL": "https://api.binance.com", "currencyAliases": {"USD": "USDT"}, "bidAsk": false}`, all optional.
 public struct BinanceSettings: Sendable, Equatable {
     /// The API root, without a trailing slash.
     public var baseURL = "https://api.binance.com"
@@ -9,6 +9,10 @@ public struct BinanceSettings: Sendable, Equatable {
     /// asks `BTCUSDT` for BTC-USD. Empty by default: a stablecoin is not a dollar
     /// unless the config says so.
     public var currencyAliases: [String: String] = [:]
+    /// Whether a fetch also asks `/api/v3/ticker/bookTicker` for the best bid and ask, beside
+    /// `/api/v3/ticker/price` for the last price: two requests a quote instead of one. `false` by
+    /// default. The feed (`@ticker`) carries them either way.
+    public var bidAsk = false
 
     /// The defaults.
     public init() {}
@@ -17,9 +21,12 @@ public struct BinanceSettings: Sendable, Equatable {
     /// - Throws: ``ProviderError`` `.invalidSettings` naming the key.
     public init(_ settings: JSONCursor) throws {
         do {
-            try settings.rejectUnknownKeys(allowed: ["baseURL", "currencyAliases"])
+            try settings.rejectUnknownKeys(allowed: ["baseURL", "currencyAliases", "bidAsk"])
             if let url = try settings.optionalMember("baseURL") {
                 baseURL = try url.httpBaseURL(example: "https://api.binance.com")
+            }
+            if let flag = try settings.optionalMember("bidAsk") {
+                bidAsk = try flag.bool()
             }
             for (key, member) in try settings.optionalMember("currencyAliases")?.members() ?? [] {
                 guard let currency = AssetCode.normalized(key) else {

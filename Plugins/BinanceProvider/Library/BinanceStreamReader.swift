@@ -7,8 +7,9 @@ import ProviderABI
 /// ``BinanceSettings/symbol(for:)`` as the REST fetcher asks it.
 ///
 /// - `24hrTicker`: the last price `c` (a decimal string, kept as written) of symbol `s`
-///   at event time `E` (milliseconds), for every pair of the connection whose symbol is
-///   `s`: with `{"USD": "USDT"}`, `BTCUSDT` answers BTC-USD (and BTC-USDT, if asked too).
+///   at event time `E` (milliseconds), with the best bid `b` and ask `a` as the quote's bid
+///   and ask (ABI 1.4; ``BinanceResponse/side(_:)``), for every pair of the connection whose
+///   symbol is `s`: with `{"USD": "USDT"}`, `BTCUSDT` answers BTC-USD (and BTC-USDT, if asked too).
 /// - `serverShutdown`: `.reconnect`, as Binance asks.
 /// - An error, `{"error": {"code", "msg"}, "id"}` or `{"code", "msg"}` (a refused
 ///   request): `.error` with its code and words, and the host reconnects.
@@ -20,7 +21,9 @@ import ProviderABI
 ///
 /// What does not fit: a message that is not JSON, a ticker for a symbol the connection
 /// did not ask, or a ticker whose `c` is missing, not a string, not a decimal or not above
-/// zero (Binance shows `"0.00000000"` for a symbol that has not traded) gives nothing, and
+/// zero (Binance shows `"0.00000000"` for a symbol that has not traded) gives nothing, nor
+/// does one whose `b` or `a` is there but not a decimal string (a zero one is a side without
+/// orders: the quote has no bid or ask then), and
 /// never `.error`: a reconnect cannot mend what Binance sent, and each one spends the
 /// connection attempts Binance allows an address. The pair's last price stands until a good ticker comes.
 public struct BinanceStreamReader: StreamReader {
@@ -72,9 +75,16 @@ public struct BinanceStreamReader: StreamReader {
     private func ticker(_ event: JSONCursor, pairs: [QuoteRequest]) -> [StreamEvent] {
         guard let symbol = try? event.member("s").string(), let price = try? event.member("c"),
               (try? price.positivePrice()) != nil, let amount = try? price.string() else { return [] }
+        let bid: String?, ask: String?
+        do {
+            bid = try BinanceResponse.side(event.optionalMember("b"))
+            ask = try BinanceResponse.side(event.optionalMember("a"))
+        } catch {
+            return []
+        }
         let time = (try? event.member("E").unixTimestamp(unit: .milliseconds)).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
         return pairs.filter { (try? settings.symbol(for: $0)) == symbol }
-            .map { .quote(StreamQuote($0, amount: amount, timestampMilliseconds: time)) }
+            .map { .quote(StreamQuote($0, amount: amount, timestampMilliseconds: time, bid: bid, ask: ask)) }
     }
 
     /// `-1121 Invalid symbol.` from `{"error": {"code", "msg"}}` or `{"code", "msg"}`, one

@@ -1,21 +1,25 @@
 import FoundationEssentials
 import ProviderABI
 
-/// Bitstamp's ticker answers: `{"last": "37000.12", "timestamp": "1700000000", …}`
-/// on success (the time in seconds, as a string); a 404 for a pair Bitstamp
-/// does not list; `{"status": "error", "reason": …, "code": …}` for its errors.
+/// Bitstamp's ticker answers: `{"timestamp": "1700000000", "last": "37000.12", "bid":
+/// "37000.11", "ask": "37000.12", …}` on success (the time in seconds, as a string; `bid`
+/// and `ask` the best of the book, the quote's bid and ask from ABI 1.4, each only when
+/// there); a 404 for a pair Bitstamp does not list; `{"status": "error", "reason": …,
+/// "code": …}` for its errors.
 public enum BitstampResponse {
     /// The quote in `response`, or the error it carries.
     /// - Parameter now: the time of receipt, used when the answer has no `timestamp`.
     /// - Throws: ``ProviderError``: `.notFound` for an unknown pair, never retried;
     ///   `.unavailable` for 429 and 5xx (after the host's retries);
-    ///   `.invalidResponse` for a 200 without a usable price.
+    ///   `.invalidResponse` for a 200 without a usable price, or with a `bid` or `ask` that is
+    ///   there (not `null`) but not one.
     public static func quote(from response: HTTPResponse, for request: QuoteRequest, provider: String, now: Date = Date()) throws -> Quote {
         guard response.status == 200 else { throw error(from: response, for: request) }
         return try response.readJSON(for: request) { root in
             let amount = try root.member("last").positivePrice()
             let timestamp = try root.optionalMember("timestamp")?.unixTimestamp(unit: .seconds) ?? now
-            return Quote(asset: request.asset, currency: request.currency, amount: amount, provider: provider, timestamp: timestamp)
+            return Quote(asset: request.asset, currency: request.currency, amount: amount, provider: provider, timestamp: timestamp,
+                         bid: try root.optionalMember("bid")?.positivePrice(), ask: try root.optionalMember("ask")?.positivePrice())
         }
     }
 

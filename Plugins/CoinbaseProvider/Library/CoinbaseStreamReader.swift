@@ -6,7 +6,8 @@ import ProviderABI
 /// channels, then one message a line of JSON, told apart by `type`.
 ///
 /// - `ticker`: the last trade of `product_id` at `price` (a decimal string, kept as
-///   written), at `time` (ISO 8601 with microseconds, cut to the millisecond). Its
+///   written), at `time` (ISO 8601 with microseconds, cut to the millisecond), with the
+///   book's `best_bid` and `best_ask` as the quote's bid and ask (ABI 1.4), kept as written. Its
 ///   `sequence` is reported first, scoped to the product. That number counts every event
 ///   of the product's order book, and the channel sends only trades, so consecutive
 ///   tickers skip numbers as a rule: what it tells the host is the order, not a loss.
@@ -19,7 +20,9 @@ import ProviderABI
 ///
 /// What does not fit: a message that is not JSON, a ticker for a product the connection
 /// did not ask, or a ticker whose `price` is missing, not a string, not a decimal or not
-/// above zero gives no quote (its sequence is still reported), and never `.error`:
+/// above zero gives no quote (its sequence is still reported), nor does one whose `best_bid`
+/// or `best_ask` is there (not `null`) but no such price, which the host would refuse;
+/// a ticker without them is a quote without them. Never `.error`:
 /// an error makes the host drop the connection, which cannot mend a message Coinbase
 /// sent, and a venue that sent such tickers steadily would be reconnected to the limit.
 /// The pair's last price stands until a good ticker comes.
@@ -66,12 +69,21 @@ public struct CoinbaseStreamReader: StreamReader {
         if let text = root.number("sequence"), let sequence = Int64(text) {
             events.append(.sequence(sequence, scope: product))
         }
-        // The price's text is checked, not parsed: the host makes the quote's one Decimal.
-        if let amount = root.string("price"), DecimalAmount.isPositive(amount) {
+        // The prices' texts are checked, not parsed: the host makes the quote's Decimals.
+        if let amount = root.string("price"), DecimalAmount.isPositive(amount),
+           let bid = Self.side("best_bid", of: root), let ask = Self.side("best_ask", of: root) {
             let time = root.string("time").flatMap(Self.milliseconds(iso8601:))
-            events.append(.quote(StreamQuote(pair, amount: amount, timestampMilliseconds: time)))
+            events.append(.quote(StreamQuote(pair, amount: amount, timestampMilliseconds: time, bid: bid, ask: ask)))
         }
         return events
+    }
+
+    /// The ticker's `best_bid` or `best_ask`: `.some(nil)` when it has none (absent or `null`), the text
+    /// when it is a decimal above zero, `nil` when it is anything else (no quote then).
+    static func side(_ key: String, of root: JSONFields) -> String?? {
+        guard root.contains(key), root.value(key) != .null else { return .some(nil) }
+        guard let text = root.string(key), DecimalAmount.isPositive(text) else { return nil }
+        return .some(text)
     }
 
     /// `Failed to subscribe: ZZZ-USD is not a valid product`, from `message` and `reason`, one printable line.

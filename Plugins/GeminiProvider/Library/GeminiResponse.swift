@@ -1,9 +1,10 @@
 import FoundationEssentials
 import ProviderABI
 
-/// Gemini's ticker answers: `{"bid": …, "ask": …, "last": "37000.12",
+/// Gemini's ticker answers: `{"bid": "37000.11", "ask": "37000.12", "last": "37000.12",
 /// "volume": {"BTC": …, "USD": …, "timestamp": 1700000000000}}` on success (the
-/// time in milliseconds, a number); `{"result": "error", "reason":
+/// time in milliseconds, a number; `bid` and `ask` the best of the book, the quote's
+/// bid and ask from ABI 1.4, each only when there); `{"result": "error", "reason":
 /// "InvalidSymbol", "message": …}` for its errors.
 public enum GeminiResponse {
     /// The reasons that mean Gemini has no such symbol: `not_found`, never retried.
@@ -13,13 +14,15 @@ public enum GeminiResponse {
     /// - Parameter now: the time of receipt, used when the answer has no `volume.timestamp`.
     /// - Throws: ``ProviderError``: `.notFound` for an unknown symbol; `.unavailable`
     ///   for 429 and 5xx, maintenance included (after the host's retries);
-    ///   `.invalidResponse` for a 200 without a usable price.
+    ///   `.invalidResponse` for a 200 without a usable price, or with a `bid` or `ask` that is
+    ///   there (not `null`) but not one.
     public static func quote(from response: HTTPResponse, for request: QuoteRequest, provider: String, now: Date = Date()) throws -> Quote {
         guard response.status == 200 else { throw error(from: response, for: request) }
         return try response.readJSON(for: request) { root in
             let amount = try root.member("last").positivePrice()
             let timestamp = try root.optionalMember("volume")?.optionalMember("timestamp")?.unixTimestamp(unit: .milliseconds) ?? now
-            return Quote(asset: request.asset, currency: request.currency, amount: amount, provider: provider, timestamp: timestamp)
+            return Quote(asset: request.asset, currency: request.currency, amount: amount, provider: provider, timestamp: timestamp,
+                         bid: try root.optionalMember("bid")?.positivePrice(), ask: try root.optionalMember("ask")?.positivePrice())
         }
     }
 

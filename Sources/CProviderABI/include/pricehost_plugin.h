@@ -51,8 +51,9 @@ extern "C" {
  *   1.2  JSON and amount services: ph_host_services.json_get and
  *        check_amount; ph_http_request.retry_answer
  *   1.3  streams: ph_plugin_descriptor.stream describes a WebSocket feed
+ *   1.4  best bid and ask: ph_quote.bid and ph_quote.ask
  */
-#define PRICEHOST_ABI_MINOR 3
+#define PRICEHOST_ABI_MINOR 4
 /** The name of the function every plugin exports. */
 #define PRICEHOST_PLUGIN_ENTRY_SYMBOL "pricehost_plugin_entry_v1"
 
@@ -79,7 +80,8 @@ typedef struct ph_fetch_request {
 
 /**
  * A successful answer. Built by the plugin; the host copies every field
- * before the completion returns, so it may live on the plugin's stack.
+ * before the completion returns, so it may live on the plugin's stack. The
+ * same struct carries a stream's quotes (ph_stream_sink.quote).
  */
 typedef struct ph_quote {
     /** sizeof(ph_quote) as the plugin compiled it. */
@@ -100,6 +102,27 @@ typedef struct ph_quote {
      * time of completion.
      */
     int64_t timestamp_ms;
+
+    /* ---- 1.4: a 1.3 host reads only the fields above. A 1.4 host reads
+     * each of these only when struct_size covers it, so a quote built with an
+     * older header (struct_size = offsetof(ph_quote, bid)) still works, with
+     * neither ---- */
+
+    /**
+     * The venue's best bid: decimal text by the rule of `amount` (what
+     * check_amount accepts), as the venue wrote it, e.g. "64000.09"; NULL =
+     * unknown, the venue gave none. Answers write it as they write amounts,
+     * without trailing zeros. A bid the host does not accept makes the whole
+     * quote an invalid response that names the field ("plugin returned a bid
+     * that is not a decimal number: \"1e5\""), as a bad amount does: the host
+     * neither drops the bid silently nor keeps the price without it. In a
+     * stream's quote (ph_stream_sink.quote) the rule is the stream's: a
+     * decimal above zero, and a quote with a bad bid is dropped, as one with
+     * a bad amount is.
+     */
+    const char *bid;
+    /** The venue's best ask; as `bid`. */
+    const char *ask;
 } ph_quote;
 
 /**
@@ -385,7 +408,7 @@ typedef struct ph_host_services {
     ph_json_get_function json_get;
     /**
      * Checks `amount` (NUL-terminated) by the very rule the host applies to
-     * `ph_quote.amount`: optional '-', digits, optional '.' and digits, at
+     * `ph_quote.amount` (and, from 1.4, to `bid` and `ask`): optional '-', digits, optional '.' and digits, at
      * most 38 significant digits; no exponent, spaces, '+' or grouping.
      * Returns 0 when the host will accept it. Otherwise non-zero, and when
      * `message_size` > 0 a one-line reason in `message` (caller-owned,
@@ -434,7 +457,8 @@ typedef struct ph_stream_sink {
     size_t pair_count;
     /**
      * A price for one pair, checked as a fetch's quote is (the amount's
-     * rule; the pair must be one of `pairs`). `timestamp_ms` is the venue's
+     * rule, a decimal above zero, and from 1.4 the same for a non-NULL `bid`
+     * and `ask`; the pair must be one of `pairs`). `timestamp_ms` is the venue's
      * time of the price; 0 = unknown, the host uses the time it received
      * the message. A quote older than the last one the host emitted for its
      * pair is dropped, never emitted out of order.

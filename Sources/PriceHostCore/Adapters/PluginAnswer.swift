@@ -20,7 +20,8 @@ let hostFetchCompletion: ph_fetch_completion = { context, quote, error in
 
 /// Turning what a plugin passed to its completion into a quote or a failure.
 enum PluginAnswer {
-    static let minimumQuoteSize = MemoryLayout<ph_quote>.size
+    /// The smallest `ph_quote` a plugin may declare: the 1.0 layout, which ends where 1.4's `bid` begins.
+    static let minimumQuoteSize = MemoryLayout<ph_quote>.offset(of: \ph_quote.bid)!
     static let minimumErrorSize = MemoryLayout<ph_error>.size
 
     static func convert(quote: UnsafePointer<ph_quote>?, error: UnsafePointer<ph_error>?, for waiter: PendingFetches.Waiter) -> Result<Quote, any Error> {
@@ -51,11 +52,17 @@ enum PluginAnswer {
             guard let amount = DecimalAmount.parse(amountText) else {
                 return failure(.invalidResponse, "plugin returned an amount that is not a decimal number: \(JSONValue.quoted(amountText))")
             }
+            let bidAsk: (bid: Decimal?, ask: Decimal?)
+            switch QuoteSides.read(copy, size: size, accepts: DecimalAmount.parse(_:)) {
+            case .success(let sides): bidAsk = sides
+            case .failure(let bad): return failure(.invalidResponse, "plugin returned \(bad.named) that is not a decimal number: \(JSONValue.quoted(bad.text))")
+            }
             let timestamp = copy.timestamp_ms == 0 ? Date() : Date(timeIntervalSince1970: TimeInterval(copy.timestamp_ms) / 1000)
             guard ISO8601Timestamp.isValid(timestamp) else {
                 return failure(.invalidResponse, "plugin returned timestamp_ms \(copy.timestamp_ms), outside the years 0001 to 9999")
             }
-            return .success(Quote(asset: asset, currency: currency, amount: amount, provider: waiter.provider, timestamp: timestamp))
+            return .success(Quote(asset: asset, currency: currency, amount: amount, provider: waiter.provider, timestamp: timestamp,
+                                  bid: bidAsk.bid, ask: bidAsk.ask))
         case (nil, nil):
             return failure(.failed, "plugin broke the ABI: completion called with neither a quote nor an error")
         case (_?, _?):

@@ -131,8 +131,8 @@ package struct PluginStream: @unchecked Sendable {
 
 /// What a plugin's `read` reported for one message.
 package enum PluginStreamEvent: Sendable, Equatable {
-    /// A quote, as the plugin gave it: not yet checked.
-    case quote(asset: String, currency: String, amount: String, timestampMilliseconds: Int64)
+    /// A quote, as the plugin gave it: not yet checked. `bid` and `ask` (ABI 1.4) are `nil` when unknown.
+    case quote(asset: String, currency: String, amount: String, timestampMilliseconds: Int64, bid: String? = nil, ask: String? = nil)
     /// A heartbeat.
     case heartbeat
     /// A sequence number within a scope.
@@ -201,9 +201,11 @@ private let sendCollect: ph_stream_send_function = { context, message in
 
 private let sinkQuote: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<ph_quote>?) -> Void = { context, pointer in
     guard let collector = EventCollector.from(context), let pointer else { return }
-    let quote = CStruct.copyPrefix(of: pointer, size: CStruct.declaredSize(of: pointer), as: ph_quote.self)
+    let size = CStruct.declaredSize(of: pointer)
+    let quote = CStruct.copyPrefix(of: pointer, size: size, as: ph_quote.self)
+    let (bid, ask) = QuoteSides.texts(of: quote, size: size)
     collector.events.append(.quote(asset: text(quote.asset), currency: text(quote.currency), amount: text(quote.amount),
-                                   timestampMilliseconds: quote.timestamp_ms))
+                                   timestampMilliseconds: quote.timestamp_ms, bid: bid, ask: ask))
 }
 
 private let sinkHeartbeat: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in

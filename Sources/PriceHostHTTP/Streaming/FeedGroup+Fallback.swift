@@ -82,6 +82,7 @@ extension FeedGroup {
                     lastFailure = nil
                     runner.offer(asset: quote.asset, currency: quote.currency, amount: DecimalAmount.format(quote.amount),
                                  timestampMilliseconds: Int64((quote.timestamp.timeIntervalSince1970 * 1000).rounded()),
+                                 bid: quote.bid.map(DecimalAmount.format), ask: quote.ask.map(DecimalAmount.format),
                                  source: .rest, pairs: nil)
                 } catch {
                     let message = "\(error)"

@@ -67,11 +67,11 @@ extension FeedGroup {
         var alive = false
         for event in runner.stream.read(text, pairs: link.pairs) {
             switch event {
-            case .quote(let asset, let currency, let amount, let milliseconds):
+            case .quote(let asset, let currency, let amount, let milliseconds, let bid, let ask):
                 alive = true
                 guard !dropQuotes else { continue }
                 runner.offer(asset: asset, currency: currency, amount: amount, timestampMilliseconds: milliseconds,
-                             source: .stream, pairs: link.pairs.requests)
+                             bid: bid, ask: ask, source: .stream, pairs: link.pairs.requests)
             case .heartbeat:
                 alive = true
             case .sequence(let number, let scope):

@@ -5,7 +5,8 @@ import ProviderABI
 
 /// One provider's feed: its connections (``FeedGroup``, one per chunk of pairs the venue
 /// allows on a connection), the listeners of each pair, and the rules every quote passes
-/// before it reaches them: its pair is the connection's, its amount is a decimal, and it
+/// before it reaches them: its pair is the connection's, its amount (and its bid and ask, when
+/// given) a decimal above zero, and it
 /// is never older than the last one emitted for its pair.
 final class FeedRunner: Sendable {
     let provider: String
@@ -127,8 +128,8 @@ final class FeedRunner: Sendable {
     }
 
     /// Checks a quote from the feed (or REST) and hands it to its pair's listeners, in order.
-    func offer(asset: String, currency: String, amount text: String, timestampMilliseconds: Int64, source: QuoteSource,
-               pairs: [QuoteRequest]?) {
+    func offer(asset: String, currency: String, amount text: String, timestampMilliseconds: Int64, bid: String? = nil, ask: String? = nil,
+               source: QuoteSource, pairs: [QuoteRequest]?) {
         let receivedAt = clock.wallNow
         let pair = QuoteRequest(asset: asset.uppercased(), currency: currency.uppercased())
         if let pairs, !pairs.contains(pair) {
@@ -137,6 +138,12 @@ final class FeedRunner: Sendable {
         guard let amount = DecimalAmount.parse(text), amount > 0 else {
             return refuse("a quote for \(pair.pair) with amount \(JSONValue.quoted(text)), which is not a positive decimal")
         }
+        let sides: (bid: Decimal?, ask: Decimal?)
+        switch QuoteSides.check(bid: bid, ask: ask, accepts: QuoteSides.positive) {
+        case .success(let checked): sides = checked
+        case .failure(let bad):
+            return refuse("a quote for \(pair.pair) with \(bad.field) \(JSONValue.quoted(bad.text)), which is not a positive decimal")
+        }
         var milliseconds = timestampMilliseconds
         if milliseconds == 0 { milliseconds = Int64((receivedAt.timeIntervalSince1970 * 1000).rounded()) }
         let timestamp = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
@@ -144,7 +151,8 @@ final class FeedRunner: Sendable {
             return refuse("a quote for \(pair.pair) with timestamp \(milliseconds) ms, outside the years 0001 to 9999")
         }
         let amountText = DecimalAmount.canonical(text)
-        let update = StreamUpdate(quote: Quote(asset: pair.asset, currency: pair.currency, amount: amount, provider: provider, timestamp: timestamp),
+        let update = StreamUpdate(quote: Quote(asset: pair.asset, currency: pair.currency, amount: amount, provider: provider, timestamp: timestamp,
+                                                         bid: sides.bid, ask: sides.ask),
                                   amountText: amountText,
                                   source: source, receivedAt: receivedAt)
         state.withLock { state in

@@ -29,7 +29,7 @@ enum FleetFeedCodec {
 
     /// An event read back: its sequence, when it was published, and the update numbered with `epoch`;
     /// `nil` unless it is one of `provider`'s (and `pair`'s, when given) with a positive decimal amount
-    /// and times within the years 0001 to 9999.
+    /// (and bid and ask, when there), and times within the years 0001 to 9999.
     static func decode(_ bytes: [UInt8], provider: String, pair: QuoteRequest? = nil,
                        epoch: UInt64?) -> (sequence: UInt64, published: Int64, update: StreamUpdate)? {
         guard bytes.count <= 8192 else { return nil }
@@ -43,8 +43,10 @@ enum FleetFeedCodec {
               case .string(let amountText)? = object["amount"], let amount = DecimalAmount.parse(amountText), amount > 0,
               case .string(let timeText)? = object["timestamp"], let timestamp = ISO8601Timestamp.parse(timeText),
               case .string(let receivedText)? = object["receivedAt"], let receivedAt = ISO8601Timestamp.parse(receivedText),
-              case .string(let sourceText)? = object["source"], let source = QuoteSource(rawValue: sourceText) else { return nil }
-        let quote = Quote(asset: asset, currency: currency, amount: amount, provider: provider, timestamp: timestamp)
+              case .string(let sourceText)? = object["source"], let source = QuoteSource(rawValue: sourceText),
+              let sides = QuoteSides.decode(from: object) else { return nil }
+        let quote = Quote(asset: asset, currency: currency, amount: amount, provider: provider, timestamp: timestamp,
+                          bid: sides.bid, ask: sides.ask)
         return (sequence, published, StreamUpdate(quote: quote, source: source, receivedAt: receivedAt,
                                                   fleetEvent: epoch.map { ($0, sequence) }))
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PriceHostCore
 import ProviderABI
 
 /// A quote as the fleet keeps it in Redis: JSON with the exact decimal text and
@@ -20,20 +21,24 @@ enum SharedQuoteCodec {
         "pricehost:budget:\(provider)"
     }
 
-    /// The value stored for `quote`.
+    /// The value stored for `quote`; its `bid` and `ask`, when known, after the rest (an instance that
+    /// does not know them reads the quote without them).
     static func encode(_ quote: Quote) -> String {
-        JSONValue.object(JSONObject([
+        var members: [(String, JSONValue)] = [
             ("v", .number("1")),
             ("asset", .string(quote.asset)),
             ("currency", .string(quote.currency)),
             ("amount", .string(DecimalAmount.format(quote.amount))),
             ("provider", .string(quote.provider)),
             ("timestamp", .string(String(quote.timestamp.timeIntervalSince1970))),
-        ])).serialized
+        ]
+        if let bid = quote.bid { members.append(("bid", .string(DecimalAmount.format(bid)))) }
+        if let ask = quote.ask { members.append(("ask", .string(DecimalAmount.format(ask)))) }
+        return JSONValue.object(JSONObject(members)).serialized
     }
 
     /// The quote in `bytes`, if they are one for `request` from `provider`; `nil` for anything
-    /// else (not JSON, another version, another pair, an amount that is not a positive
+    /// else (not JSON, another version, another pair, an amount, bid or ask that is not a positive
     /// decimal, a time out of range): such a value is never served.
     static func decode(_ bytes: [UInt8], provider: String, request: QuoteRequest) -> Quote? {
         guard bytes.count <= 4096, case .object(let object)? = try? JSONParser.parse(bytes),
@@ -41,9 +46,11 @@ enum SharedQuoteCodec {
               object["asset"] == .string(request.asset), object["currency"] == .string(request.currency),
               object["provider"] == .string(provider),
               case .string(let amountText)? = object["amount"], let amount = DecimalAmount.parse(amountText), amount > 0,
-              case .string(let timeText)? = object["timestamp"], let seconds = Double(timeText), seconds.isFinite else { return nil }
+              case .string(let timeText)? = object["timestamp"], let seconds = Double(timeText), seconds.isFinite,
+              let sides = QuoteSides.decode(from: object) else { return nil }
         let timestamp = Date(timeIntervalSince1970: seconds)
         guard ISO8601Timestamp.isValid(timestamp) else { return nil }
-        return Quote(asset: request.asset, currency: request.currency, amount: amount, provider: provider, timestamp: timestamp)
+        return Quote(asset: request.asset, currency: request.currency, amount: amount, provider: provider, timestamp: timestamp,
+                     bid: sides.bid, ask: sides.ask)
     }
 }

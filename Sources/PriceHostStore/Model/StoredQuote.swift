@@ -50,13 +50,21 @@ package struct StoredQuote: Sendable, Equatable {
     package var receivedAt: Int64
     /// A feed pushed it, or a fetch brought it (a median: `rest`).
     package var source: QuoteSource
+    /// The venue's best bid as exact decimal text (``DecimalAmount/format(_:)``'s); `nil` when unknown, and for
+    /// a quote kept before the store knew bids (SQLite layout 1, PostgreSQL layout 2).
+    package var bid: String?
+    /// The venue's best ask, as ``bid``.
+    package var ask: String?
 
-    package init(series: SeriesKey, amount: String, timestamp: Int64, receivedAt: Int64, source: QuoteSource) {
+    package init(series: SeriesKey, amount: String, timestamp: Int64, receivedAt: Int64, source: QuoteSource,
+                 bid: String? = nil, ask: String? = nil) {
         self.series = series
         self.amount = amount
         self.timestamp = timestamp
         self.receivedAt = receivedAt
         self.source = source
+        self.bid = bid
+        self.ask = ask
     }
 }
 

@@ -8,6 +8,24 @@ final class ByteCount: Sendable {
     var bytes: Int { value.withLock { $0 } }
 }
 
+/// Whether the database's quotes have their bid and ask columns (layout 3), once a read has seen they do: a database
+/// migrated stays so, and until then each read asks (`pricehost history` reads a database no writer has migrated).
+final class SidesColumns: Sendable {
+    private let known = Lock(false)
+
+    /// The quote columns a read selects: with `bid` and `ask`, or NULL in their place before layout 3.
+    func columns(_ connection: PostgresConnection) throws(PostgresError) -> String {
+        if known.withLock({ $0 }) { return Self.withSides }
+        let rows = try connection.query("SELECT max(version) FROM pricehost_store_meta")
+        guard rows.count > 0, !rows.isNull(0, 0), rows.int64(0, 0) >= PostgresSchema.sidesVersion else { return Self.withoutSides }
+        known.withLock { $0 = true }
+        return Self.withSides
+    }
+
+    static let withSides = "ts, lag, amount, source, bid, ask"
+    static let withoutSides = "ts, lag, amount, source, NULL, NULL"
+}
+
 /// The quote store in a PostgreSQL database (``PostgresSchema``): written by ``PostgresWriter``, read through a small
 /// pool of connections. Every answer is made from the database alone, so any two instances on it answer alike.
 struct PostgresBackend: StoreBackend {
@@ -15,6 +33,7 @@ struct PostgresBackend: StoreBackend {
     let url: PostgresURL
     let readers: PostgresReaderPool
     private let size = ByteCount()
+    private let sides = SidesColumns()
 
     init(library: LibPQ, url: PostgresURL) {
         self.library = library
@@ -64,7 +83,7 @@ struct PostgresBackend: StoreBackend {
     func quote(_ series: SeriesKey, atOrBefore time: Int64) throws(StoreReadError) -> StoredQuote? {
         try readers.read { connection throws(PostgresError) -> StoredQuote? in
             let rows = try connection.query("""
-                SELECT ts, lag, amount, source FROM pricehost_quotes WHERE series = \(PostgresSchema.series) AND ts <= $4
+                SELECT \(try sides.columns(connection)) FROM pricehost_quotes WHERE series = \(PostgresSchema.series) AND ts <= $4
                 ORDER BY ts DESC, lag DESC, amount DESC, source DESC LIMIT 1
                 """, Self.parameters(series) + [String(time)])
             return rows.count > 0 ? Self.quote(series, rows, 0) : nil
@@ -74,7 +93,7 @@ struct PostgresBackend: StoreBackend {
     func quotes(_ series: SeriesKey, after: Int64, through: Int64) throws(StoreReadError) -> [StoredQuote] {
         try readers.read { connection throws(PostgresError) -> [StoredQuote] in
             let rows = try connection.query("""
-                SELECT ts, lag, amount, source FROM pricehost_quotes WHERE series = \(PostgresSchema.series) AND ts > $4 AND ts <= $5
+                SELECT \(try sides.columns(connection)) FROM pricehost_quotes WHERE series = \(PostgresSchema.series) AND ts > $4 AND ts <= $5
                 ORDER BY ts, lag, amount, source
                 """, Self.parameters(series) + [String(after), String(through)])
             return (0..<rows.count).map { Self.quote(series, rows, $0) }
@@ -95,7 +114,8 @@ struct PostgresBackend: StoreBackend {
     private static func quote(_ series: SeriesKey, _ rows: PostgresRows, _ row: Int) -> StoredQuote {
         let timestamp = rows.int64(row, 0)
         return StoredQuote(series: series, amount: rows.text(row, 2), timestamp: timestamp, receivedAt: timestamp + rows.int64(row, 1),
-                           source: rows.int64(row, 3) == 0 ? .stream : .rest)
+                           source: rows.int64(row, 3) == 0 ? .stream : .rest,
+                           bid: rows.isNull(row, 4) ? nil : rows.text(row, 4), ask: rows.isNull(row, 5) ? nil : rows.text(row, 5))
     }
 }
 

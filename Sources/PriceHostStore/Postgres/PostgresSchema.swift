@@ -6,7 +6,8 @@ import ProviderABI
 ///   every step in one transaction under an advisory lock (two instances starting together migrate once); a newer
 ///   one is refused.
 /// - `pricehost_series`: one row per pair and origin, as in SQLite.
-/// - `pricehost_quotes`: every quote, kept `rawRetentionDays`, partitioned by day of the venue's time (`ts`, ms).
+/// - `pricehost_quotes`: every quote, kept `rawRetentionDays`, partitioned by day of the venue's time (`ts`, ms), with
+///   the venue's bid and ask as exact text, NULL when unknown (from layout 3).
 ///   Its key is the series, the venue's time and the amount, as in SQLite, and not the receipt's lag nor the source:
 ///   two instances of a fleet that got the same quote, a feed and its REST fallback, or a batch retried after a lost
 ///   connection, store it once, as first written.
@@ -14,10 +15,11 @@ import ProviderABI
 ///   `pricehost_candles`: every longer interval. Retention drops whole day partitions, and deletes the longer candles.
 enum PostgresSchema {
     /// The layout this build writes; ``migrations`` reach it.
-    static let version = 2
+    static let version = 3
 
     /// Each layout's step from the one before, in order: version 1 kept every interval's candles in one table;
-    /// version 2 moves the 1-minute ones into day partitions, so that retention drops them whole.
+    /// version 2 moves the 1-minute ones into day partitions, so that retention drops them whole; version 3 gives
+    /// quotes their bid and ask (NULL in the rows there were).
     static let migrations: [(version: Int, sql: String)] = [
         (1, """
             CREATE TABLE pricehost_series(
@@ -71,7 +73,12 @@ enum PostgresSchema {
                 SELECT series, start, open, high, low, close, count, open_ts, close_ts FROM pricehost_candles WHERE span = 1;
             DELETE FROM pricehost_candles WHERE span = 1;
             """),
+        (3, """
+            ALTER TABLE pricehost_quotes ADD COLUMN bid text COLLATE "C", ADD COLUMN ask text COLLATE "C";
+            """),
     ]
+    /// The first layout whose quotes have a bid and an ask.
+    static let sidesVersion = 3
 
     static let createMeta = "CREATE TABLE IF NOT EXISTS pricehost_store_meta(version integer NOT NULL)"
     /// Any number, the same in every instance: the advisory lock held while the layout is read and migrated.
@@ -108,12 +115,12 @@ enum PostgresSchema {
     static let series = "(SELECT id FROM pricehost_series WHERE asset = $1 AND currency = $2 AND origin = $3)"
 
     /// The batch's quotes as rows (``PostgresWriter/copyRows(_:ids:)``), when none of them is in the table.
-    static let copyQuotes = "COPY pricehost_quotes(series, ts, lag, amount, source) FROM STDIN"
+    static let copyQuotes = "COPY pricehost_quotes(series, ts, lag, amount, source, bid, ask) FROM STDIN"
 
     /// The batch's quotes as arrays; the ones new to the table come back.
     static let insertQuotes = """
-        INSERT INTO pricehost_quotes(series, ts, lag, amount, source)
-        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::smallint[])
+        INSERT INTO pricehost_quotes(series, ts, lag, amount, source, bid, ask)
+        SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::smallint[], $6::text[], $7::text[])
         ON CONFLICT DO NOTHING
         RETURNING series, ts, amount
         """

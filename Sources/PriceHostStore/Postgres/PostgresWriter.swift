@@ -152,6 +152,7 @@ final class PostgresWriter: StoreWriting {
                 Self.array(batch.map { String($0.receivedAt - $0.timestamp) }),
                 Self.array(batch.map(\.amount)),
                 Self.array(batch.map { $0.source == .stream ? "0" : "1" }),
+                Self.array(batch.map(\.bid)), Self.array(batch.map(\.ask)),
             ])
             var returned: [QuoteKey: Int] = [:]
             for row in 0..<inserted.count {
@@ -198,7 +199,7 @@ final class PostgresWriter: StoreWriting {
         return written
     }
 
-    /// The batch's quotes as `COPY pricehost_quotes(series, ts, lag, amount, source)`'s text rows.
+    /// The batch's quotes as `COPY pricehost_quotes(series, ts, lag, amount, source, bid, ask)`'s text rows (`\N`: NULL).
     static func copyRows(_ batch: [StoredQuote], ids: [Int64]) -> [UInt8] {
         var rows: [UInt8] = []
         rows.reserveCapacity(batch.count * 48)
@@ -210,7 +211,12 @@ final class PostgresWriter: StoreWriting {
             rows += String(quote.receivedAt - quote.timestamp).utf8
             rows.append(UInt8(ascii: "\t"))
             PostgresConnection.appendCopyField(quote.amount, to: &rows)
-            rows += quote.source == .stream ? [UInt8(ascii: "\t"), UInt8(ascii: "0"), UInt8(ascii: "\n")] : [UInt8(ascii: "\t"), UInt8(ascii: "1"), UInt8(ascii: "\n")]
+            rows += quote.source == .stream ? [UInt8(ascii: "\t"), UInt8(ascii: "0")] : [UInt8(ascii: "\t"), UInt8(ascii: "1")]
+            for side in [quote.bid, quote.ask] {
+                rows.append(UInt8(ascii: "\t"))
+                if let side { PostgresConnection.appendCopyField(side, to: &rows) } else { rows += [UInt8(ascii: "\\"), UInt8(ascii: "N")] }
+            }
+            rows.append(UInt8(ascii: "\n"))
         }
         return rows
     }
@@ -244,12 +250,16 @@ final class PostgresWriter: StoreWriting {
         bytes.set(Int(rows.int64(0, 0)))
     }
 
-    /// A PostgreSQL array literal of `values`, each quoted (`{"1","2"}`), for an `unnest` of one parameter.
-    static func array(_ values: [String]) -> String {
+    /// A PostgreSQL array literal of `values`, each quoted (`{"1","2"}`), `nil` as `NULL`, for an `unnest` of one parameter.
+    static func array(_ values: [String?]) -> String {
         var text = "{"
         text.reserveCapacity(values.count * 16)
         for (index, value) in values.enumerated() {
             if index > 0 { text += "," }
+            guard let value else {
+                text += "NULL"
+                continue
+            }
             text += "\""
             for character in value.unicodeScalars {
                 if character == "\"" || character == "\\" { text += "\\" }

@@ -101,7 +101,7 @@ struct SQLiteBackend: StoreBackend {
     func quote(_ series: SeriesKey, atOrBefore time: Int64) throws(StoreReadError) -> StoredQuote? {
         try readers.read { connection throws(SQLiteError) -> StoredQuote? in
             guard let id = try Self.seriesID(series, in: connection) else { return nil }
-            let select = try connection.statement("SELECT ts, lag, amount, source FROM quotes WHERE series = ?1 AND ts <= ?2 ORDER BY ts DESC, lag DESC LIMIT 1")
+            let select = try connection.statement("SELECT \(try Self.quoteColumns(connection)) FROM quotes WHERE series = ?1 AND ts <= ?2 ORDER BY ts DESC, lag DESC LIMIT 1")
             select.bind(1, id); select.bind(2, time)
             return try select.step() ? Self.quote(series, from: select) : nil
         }
@@ -110,7 +110,7 @@ struct SQLiteBackend: StoreBackend {
     func quotes(_ series: SeriesKey, after: Int64, through: Int64) throws(StoreReadError) -> [StoredQuote] {
         try readers.read { connection throws(SQLiteError) -> [StoredQuote] in
             guard let id = try Self.seriesID(series, in: connection) else { return [] }
-            let select = try connection.statement("SELECT ts, lag, amount, source FROM quotes WHERE series = ?1 AND ts > ?2 AND ts <= ?3 ORDER BY ts, lag")
+            let select = try connection.statement("SELECT \(try Self.quoteColumns(connection)) FROM quotes WHERE series = ?1 AND ts > ?2 AND ts <= ?3 ORDER BY ts, lag")
             select.bind(1, id); select.bind(2, after); select.bind(3, through)
             var found: [StoredQuote] = []
             while try select.step() { found.append(Self.quote(series, from: select)) }
@@ -121,7 +121,14 @@ struct SQLiteBackend: StoreBackend {
     private static func quote(_ series: SeriesKey, from row: SQLiteStatement) -> StoredQuote {
         let timestamp = row.int64(0)
         return StoredQuote(series: series, amount: row.text(2), timestamp: timestamp, receivedAt: timestamp + row.int64(1),
-                           source: row.int64(3) == 0 ? .stream : .rest)
+                           source: row.int64(3) == 0 ? .stream : .rest,
+                           bid: row.isNull(4) ? nil : row.text(4), ask: row.isNull(5) ? nil : row.text(5))
+    }
+
+    /// The quote columns of ``StoreSchema/quoteColumns(version:)`` for the file `connection` reads: a layout 1 file
+    /// is read, as it is, by `pricehost history` before any writer has migrated it.
+    private static func quoteColumns(_ connection: SQLiteConnection) throws(SQLiteError) -> String {
+        StoreSchema.quoteColumns(version: try connection.integer("PRAGMA user_version"))
     }
 
     private static func seriesID(_ series: SeriesKey, in connection: SQLiteConnection) throws(SQLiteError) -> Int64? {

@@ -2,7 +2,9 @@
 ///
 /// - `series`: one row per pair and origin (a provider's name, or `@median`); the other tables name it by `id`.
 /// - `quotes`: every quote, kept `rawRetentionDays`: the series, the venue's time and the receipt's lag behind it
-///   (both in milliseconds), the exact amount text, and the source (0 stream, 1 rest). The key is the series, the
+///   (both in milliseconds), the exact amount text, the source (0 stream, 1 rest), and the venue's bid and ask as
+///   exact text, NULL when unknown (layout 2; a layout 1 file gains the two columns, NULL in its rows, when a
+///   writer opens it). The key is the series, the
 ///   venue's time and the amount: a quote got twice (again after a restart, by a second process, through the feed
 ///   and its REST fallback) is kept once, as first received, and the table is its own index (WITHOUT ROWID):
 ///   about 30 bytes a quote on disk.
@@ -12,7 +14,10 @@
 ///   kept as quotes are written: the same candles as rolling the 1-minute ones up, read without doing it.
 enum StoreSchema {
     /// `PRAGMA user_version` of this layout; a newer file is refused, not rewritten.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
+
+    /// What makes a layout 1 file (no bid nor ask) a layout 2 one: the two columns, NULL in the rows there are.
+    static let migrateFrom1 = "ALTER TABLE quotes ADD COLUMN bid TEXT; ALTER TABLE quotes ADD COLUMN ask TEXT;"
 
     static let create = """
         CREATE TABLE IF NOT EXISTS series(
@@ -27,6 +32,8 @@ enum StoreSchema {
             lag INTEGER NOT NULL,
             amount TEXT NOT NULL,
             source INTEGER NOT NULL,
+            bid TEXT,
+            ask TEXT,
             PRIMARY KEY(series, ts, amount)) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS candles(
             series INTEGER NOT NULL,
@@ -44,7 +51,12 @@ enum StoreSchema {
 
     static let insertSeries = "INSERT INTO series(asset, currency, origin) VALUES(?1, ?2, ?3) ON CONFLICT DO NOTHING"
     static let selectSeries = "SELECT id FROM series WHERE asset = ?1 AND currency = ?2 AND origin = ?3"
-    static let insertQuote = "INSERT OR IGNORE INTO quotes(series, ts, lag, amount, source) VALUES(?1, ?2, ?3, ?4, ?5)"
+    static let insertQuote = "INSERT OR IGNORE INTO quotes(series, ts, lag, amount, source, bid, ask) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    /// A quote's columns as reads take them, for a file of layout `version`: a layout 1 file (read before any writer
+    /// migrated it) has no bid nor ask, and gives NULL for them.
+    static func quoteColumns(version: Int64) -> String {
+        version >= 2 ? "ts, lag, amount, source, bid, ask" : "ts, lag, amount, source, NULL, NULL"
+    }
     static let selectCandle = """
         SELECT open, high, low, close, count, open_ts, close_ts FROM candles WHERE series = ?1 AND span = ?2 AND start = ?3
         """

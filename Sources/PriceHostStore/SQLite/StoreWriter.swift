@@ -29,7 +29,15 @@ final class StoreWriter: StoreWriting {
         }
         // A process killed loses nothing committed in WAL mode with NORMAL; a power cut may lose the last commits, never the file.
         try connection.execute("PRAGMA synchronous=NORMAL")
-        try connection.execute("BEGIN IMMEDIATE; " + StoreSchema.create + " PRAGMA user_version=\(StoreSchema.version); COMMIT")
+        // The layout read again under the write lock: another process may have made or migrated the file meanwhile.
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(SQLiteError) {
+            if try connection.integer("PRAGMA user_version") == 1 { try connection.execute(StoreSchema.migrateFrom1) }
+            try connection.execute(StoreSchema.create + " PRAGMA user_version=\(StoreSchema.version); COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// Writes `batch` in one transaction; the quotes already kept (the same series, time, lag and amount) are skipped.
@@ -84,6 +92,8 @@ final class StoreWriter: StoreWriting {
                 insert.bind(3, quote.receivedAt - quote.timestamp)
                 insert.bind(4, quote.amount)
                 insert.bind(5, quote.source == .stream ? 0 : 1)
+                if let bid = quote.bid { insert.bind(6, bid) } else { insert.bindNull(6) }
+                if let ask = quote.ask { insert.bind(7, ask) } else { insert.bindNull(7) }
                 try insert.step()
                 guard connection.changes > 0 else { continue }
                 written += 1

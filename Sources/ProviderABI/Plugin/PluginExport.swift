@@ -92,9 +92,13 @@ private struct Completion: @unchecked Sendable {
         quote.asset.withCString { asset in
             quote.currency.withCString { currency in
                 DecimalAmount.format(quote.amount).withCString { amount in
-                    var cQuote = ph_quote(struct_size: UInt32(MemoryLayout<ph_quote>.size), asset: asset,
-                                          currency: currency, amount: amount, timestamp_ms: milliseconds)
-                    function(context, &cQuote, nil)
+                    withOptionalCString(quote.bid.map(DecimalAmount.format)) { bid in
+                        withOptionalCString(quote.ask.map(DecimalAmount.format)) { ask in
+                            var cQuote = ph_quote(struct_size: UInt32(MemoryLayout<ph_quote>.size), asset: asset,
+                                                  currency: currency, amount: amount, timestamp_ms: milliseconds, bid: bid, ask: ask)
+                            function(context, &cQuote, nil)
+                        }
+                    }
                 }
             }
         }

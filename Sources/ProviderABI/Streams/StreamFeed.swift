@@ -115,17 +115,24 @@ public struct StreamQuote: Sendable, Equatable {
     public var amount: String
     /// The venue's time of the price, in milliseconds since the Unix epoch; `nil` when the message has none.
     public var timestampMilliseconds: Int64?
+    /// The venue's best bid as it wrote it, by the rule of ``amount`` (ABI 1.4); `nil` when the message has none.
+    /// The host drops a quote whose bid is not a decimal above zero, as it drops one with such an amount.
+    public var bid: String?
+    /// The venue's best ask, as ``bid``.
+    public var ask: String?
 
     /// Creates a quote.
-    public init(asset: String, currency: String, amount: String, timestampMilliseconds: Int64?) {
+    public init(asset: String, currency: String, amount: String, timestampMilliseconds: Int64?, bid: String? = nil, ask: String? = nil) {
         self.asset = asset
         self.currency = currency
         self.amount = amount
         self.timestampMilliseconds = timestampMilliseconds
+        self.bid = bid
+        self.ask = ask
     }
 
     /// A quote for `pair`.
-    public init(_ pair: QuoteRequest, amount: String, timestampMilliseconds: Int64?) {
-        self.init(asset: pair.asset, currency: pair.currency, amount: amount, timestampMilliseconds: timestampMilliseconds)
+    public init(_ pair: QuoteRequest, amount: String, timestampMilliseconds: Int64?, bid: String? = nil, ask: String? = nil) {
+        self.init(asset: pair.asset, currency: pair.currency, amount: amount, timestampMilliseconds: timestampMilliseconds, bid: bid, ask: ask)
     }
 }

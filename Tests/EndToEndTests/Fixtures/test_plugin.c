@@ -27,6 +27,8 @@
  *   VARIANT_FORK             leaves a child process running (sleep 120) from its entry
  *   VARIANT_HTTP             fetches the amount (the whole body) from settings' "url" + "/ASSET-CURRENCY"
  *                            through the host's http_get (ABI 1.1)
+ *   BID="64000.10" ASK="…"   quotes carry this bid and ask (ABI 1.4; each optional)
+ *   VARIANT_CUT_BID          quotes carry a bid, but a struct_size that ends halfway through its pointer
  *
  * Asset NOPE gets a clean not_found error; asset EVIL gets an error whose
  * message holds a line break and a terminal escape.
@@ -88,6 +90,17 @@ static void answer(const ph_fetch_request *request, const char *amount,
 #endif
     ph_quote quote = {.struct_size = sizeof quote, .asset = answered, .currency = request->currency,
                       .amount = amount, .timestamp_ms = timestamp};
+#ifdef BID
+    quote.bid = BID;
+#endif
+#ifdef ASK
+    quote.ask = ASK;
+#endif
+#ifdef VARIANT_CUT_BID
+    /* A size no compiler makes: the host must not read half a pointer. */
+    quote.bid = "not a decimal";
+    quote.struct_size = (uint32_t)(offsetof(ph_quote, bid) + sizeof(quote.bid) / 2);
+#endif
     completion(completion_context, &quote, NULL);
 #endif
 }

@@ -68,8 +68,8 @@ struct KrakenStreamTests {
         return Int64(timegm(&time)) * 1000 + millisecond
     }
 
-    static func quote(_ pair: QuoteRequest, _ amount: String, _ milliseconds: Int64) -> PluginStreamEvent {
-        .quote(asset: pair.asset, currency: pair.currency, amount: amount, timestampMilliseconds: milliseconds)
+    static func quote(_ pair: QuoteRequest, _ amount: String, _ milliseconds: Int64, bid: String? = nil, ask: String? = nil) -> PluginStreamEvent {
+        .quote(asset: pair.asset, currency: pair.currency, amount: amount, timestampMilliseconds: milliseconds, bid: bid, ask: ask)
     }
 
     /// A ticker update for BTC/USD whose data element has `fields` after its symbol.
@@ -80,7 +80,7 @@ struct KrakenStreamTests {
     @Test func theFeedIsKrakensV2WithAMarginUnderItsConnectionLimit() throws {
         let feed = try Self.load()
         #expect(feed.plugin.name == "kraken")
-        #expect(feed.plugin.abiVersion == "1.3")
+        #expect(feed.plugin.abiVersion == "1.4")
         #expect(feed.plugin.fetcherNames == ["kraken"])  // the REST fallback the host needs
         #expect(feed.stream.url == "wss://ws.kraken.com/v2")
         #expect(feed.stream.maxPairsPerConnection == nil)
@@ -115,26 +115,26 @@ struct KrakenStreamTests {
         #expect(symbols == ["A\"B\\/C\nD"])
     }
 
-    @Test func theRecordedSessionGivesEachPriceAsWrittenAndEachHeartbeat() throws {
+    @Test func theRecordedSessionGivesEachPriceBidAndAskAsWrittenAndEachHeartbeat() throws {
         let feed = try Self.load()
         let events = try Self.recording().map { feed.stream.read($0, pairs: Self.both) }
         let at = { (second: Int32, millisecond: Int64) in Self.milliseconds(2026, 11, 26, 10, 0, second, millisecond) }
         #expect(events == [
             [],  // status
             [],  // subscribe acknowledged: BTC/USD
-            [Self.quote(Self.btc, "64000.1", at(0, 87))],
+            [Self.quote(Self.btc, "64000.1", at(0, 87), bid: "64000.0", ask: "64000.2")],
             [],  // subscribe acknowledged: ETH/USD
-            [Self.quote(Self.eth, "3200.45", at(0, 92))],
+            [Self.quote(Self.eth, "3200.45", at(0, 92), bid: "3200.44", ask: "3200.45")],
             [.heartbeat],
-            [Self.quote(Self.btc, "64001.25", at(1, 214))],
-            [Self.quote(Self.eth, "3201.5", at(1, 530))],
+            [Self.quote(Self.btc, "64001.25", at(1, 214), bid: "64001.2", ask: "64001.25")],
+            [Self.quote(Self.eth, "3201.5", at(1, 530), bid: "3201.4", ask: "3201.5")],
             [.heartbeat],
-            [Self.quote(Self.btc, "64002.5", at(2, 6))],
+            [Self.quote(Self.btc, "64002.5", at(2, 6), bid: "64002.4", ask: "64002.5")],
             [.heartbeat],
-            [Self.quote(Self.btc, "64003.75", at(3, 412))],
-            [Self.quote(Self.eth, "3202.25", at(3, 770))],
+            [Self.quote(Self.btc, "64003.75", at(3, 412), bid: "64003.7", ask: "64003.75")],
+            [Self.quote(Self.eth, "3202.25", at(3, 770), bid: "3202.1", ask: "3202.25")],
             [.heartbeat],
-            [Self.quote(Self.btc, "64005.0", at(4, 125))],
+            [Self.quote(Self.btc, "64005.0", at(4, 125), bid: "64004.9", ask: "64005.0")],
             [.heartbeat],
         ])
         #expect(feed.lines == [])
@@ -143,7 +143,7 @@ struct KrakenStreamTests {
     @Test func aConnectionGetsOnlyItsOwnPairs() throws {
         let feed = try Self.load()
         let quotes = try Self.recording().flatMap { feed.stream.read($0, pairs: StreamPairs([Self.btc])) }.compactMap { event in
-            if case .quote(let asset, _, let amount, _) = event { return "\(asset) \(amount)" }
+            if case .quote(let asset, _, let amount, _, _, _) = event { return "\(asset) \(amount)" }
             return nil
         }
         #expect(quotes == ["BTC 64000.1", "BTC 64001.25", "BTC 64002.5", "BTC 64003.75", "BTC 64005.0"])
@@ -196,6 +196,10 @@ struct KrakenStreamTests {
         (ticker(#""last":-64000.1"#), "last -64000.1 is not a positive price"),
         (ticker(#""last":0.000"#), "last 0.000 is not a positive price"),
         (ticker(#""last":1234567890123456789012345678901234567890.5"#), "is not a decimal amount"),
+        (ticker(#""last":64000.1,"bid":1e5,"ask":64000.2"#), #"bid "1e5" is not a decimal amount"#),
+        (ticker(#""last":64000.1,"bid":"64000.0","ask":64000.2"#), "bid is a string, expected a number"),
+        (ticker(#""last":64000.1,"bid":64000.0,"ask":0"#), "ask 0 is not a positive price"),
+        (ticker(#""last":64000.1,"bid":64000.0,"ask":-1.5"#), "ask -1.5 is not a positive price"),
         (#"{"channel":"ticker","type":"update","data":{"symbol":"BTC/USD","last":64000.1}}"#, "data is an object, expected an array"),
         (#"{"channel":"ticker","type":"update"}"#, "data: missing"),
     ])
@@ -245,6 +249,15 @@ struct KrakenStreamTests {
         let feed = try Self.load()
         let message = Self.ticker(#""last":64000.1,"timestamp":"\#(timestamp)""#)
         #expect(feed.stream.read(message, pairs: Self.both) == [Self.quote(Self.btc, "64000.1", expected)])
+    }
+
+    @Test func aBidOrAskTheElementLacksIsUnknownAndTheOtherIsKept() throws {
+        let feed = try Self.load()
+        #expect(feed.stream.read(Self.ticker(#""bid":64000.00,"last":64000.1"#), pairs: Self.both)
+                == [Self.quote(Self.btc, "64000.1", 0, bid: "64000.00")])
+        #expect(feed.stream.read(Self.ticker(#""bid":null,"ask":64000.20,"last":64000.1"#), pairs: Self.both)
+                == [Self.quote(Self.btc, "64000.1", 0, ask: "64000.20")])
+        #expect(feed.lines == [])
     }
 
     @Test func aQuoteWithoutATimeIsStampedByTheHost() throws {

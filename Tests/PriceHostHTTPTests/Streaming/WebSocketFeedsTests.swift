@@ -18,7 +18,8 @@ import Testing
 @Suite(.offThePool, .timeLimit(.minutes(2)))
 struct WebSocketFeedsTests {
     /// Reads `quote ASSET CURRENCY AMOUNT MILLISECONDS` messages; subscribes by sending one per pair
-    /// (an echo server sends it back), with amounts from `amounts`.
+    /// (an echo server sends it back), with amounts from `amounts`. An amount `A|B|C` is the amount A
+    /// with the bid B and the ask C.
     struct EchoReader: StreamReader {
         let amounts: [String]
 
@@ -31,7 +32,9 @@ struct WebSocketFeedsTests {
         func read(_ message: String, pairs: [QuoteRequest]) -> [StreamEvent] {
             let words = message.split(separator: " ").map(String.init)
             guard words.count == 5, words[0] == "quote", let milliseconds = Int64(words[4]) else { return [] }
-            return [.quote(StreamQuote(asset: words[1], currency: words[2], amount: words[3], timestampMilliseconds: milliseconds))]
+            let prices = words[3].split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            return [.quote(StreamQuote(asset: words[1], currency: words[2], amount: prices[0], timestampMilliseconds: milliseconds,
+                                       bid: prices.count == 3 ? prices[1] : nil, ask: prices.count == 3 ? prices[2] : nil))]
         }
     }
 
@@ -94,6 +97,33 @@ struct WebSocketFeedsTests {
         subscription.cancel()
         await feeds.stop()
         // Wakes what still sleeps on the clock (a reconnect's backoff), which then finds the feed stopped.
+        clock.advance(by: .seconds(3_600))
+    }
+
+    /// A Swift plugin's `StreamQuote` bid and ask, through the C bridge (ABI 1.4), the host's
+    /// `PluginStream` and the feed's checks: exact on the update, and a quote whose bid or ask is
+    /// no decimal above zero is dropped, as one with such an amount is.
+    @Test func aQuotesBidAndAskReachTheListenerAndABadOneDropsTheQuote() async throws {
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
+        let server = try await WebSocketFixtureServer.start(["echo"])
+        defer { server.stop() }
+        let clock = TestClock()
+        let feeds = try Self.feeds(url: server.url(), amounts: ["64000.1|64000.09|64000.10", "64001|1e5|64001.5", "64001.2|64001.1|0",
+                                                                "64002.5|64002.4|64002.6", "64003"], clock: clock)
+        let received = Lock<[String]>([])
+        let subscription = try #require(feeds.subscribe(provider: "echo", pair: QuoteRequest(asset: "BTC", currency: "USD")) { update in
+            let sides = [update.quote.bid, update.quote.ask].map { $0.map(DecimalAmount.format) ?? "-" }
+            received.withLock { $0.append("\(DecimalAmount.format(update.quote.amount)) \(sides.joined(separator: " "))") }
+        })
+        #expect(await clock.waitForTimers(atLeast: 2))
+        clock.advance(by: .milliseconds(20))
+        // Bounded: 10 s in steps of 10 ms.
+        for _ in 0..<1_000 where received.withLock({ $0.count }) < 3 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(received.withLock { $0 } == ["64000.1 64000.09 64000.1", "64002.5 64002.4 64002.6", "64003 - -"])
+        subscription.cancel()
+        await feeds.stop()
         clock.advance(by: .seconds(3_600))
     }
 

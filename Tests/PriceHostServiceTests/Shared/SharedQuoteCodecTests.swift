@@ -15,6 +15,25 @@ struct SharedQuoteCodecTests {
         #expect(SharedQuoteCodec.decode(Array(text.utf8), provider: "coinbase", request: request) == quote)
     }
 
+    @Test func aQuotesBidAndAskComeBackExactlyAfterTheRest() throws {
+        let quote = Quote(asset: "BTC", currency: "USD", amount: try #require(DecimalAmount.parse("64000.10")), provider: "coinbase",
+                          timestamp: Date(timeIntervalSince1970: 1_763_640_000.123),
+                          bid: DecimalAmount.parse("64000.09"), ask: DecimalAmount.parse("64000.100"))
+        let text = SharedQuoteCodec.encode(quote)
+        #expect(text == #"{"v":1,"asset":"BTC","currency":"USD","amount":"64000.1","provider":"coinbase","timestamp":"1763640000.123","bid":"64000.09","ask":"64000.1"}"#)
+        #expect(SharedQuoteCodec.decode(Array(text.utf8), provider: "coinbase", request: request) == quote)
+    }
+
+    @Test(arguments: [
+        #"{"v":1,"asset":"BTC","currency":"USD","amount":"1","provider":"coinbase","timestamp":"1","bid":"1e3"}"#,
+        #"{"v":1,"asset":"BTC","currency":"USD","amount":"1","provider":"coinbase","timestamp":"1","ask":0.5}"#,
+        #"{"v":1,"asset":"BTC","currency":"USD","amount":"1","provider":"coinbase","timestamp":"1","ask":"0"}"#,
+        #"{"v":1,"asset":"BTC","currency":"USD","amount":"1","provider":"coinbase","timestamp":"1","bid":null}"#,
+    ])
+    func aBidOrAskThatIsNoPriceIsNoQuote(text: String) {
+        #expect(SharedQuoteCodec.decode(Array(text.utf8), provider: "coinbase", request: request) == nil)
+    }
+
     @Test(arguments: [
         "",
         "{not json",

@@ -86,9 +86,13 @@ package enum CStreamBridge {
                 quote.asset.withCString { asset in
                     quote.currency.withCString { currency in
                         quote.amount.withCString { amount in
-                            var cQuote = ph_quote(struct_size: UInt32(MemoryLayout<ph_quote>.size), asset: asset, currency: currency,
-                                                  amount: amount, timestamp_ms: quote.timestampMilliseconds ?? 0)
-                            function(sink.sink_context, &cQuote)
+                            withOptionalCString(quote.bid) { bid in
+                                withOptionalCString(quote.ask) { ask in
+                                    var cQuote = ph_quote(struct_size: UInt32(MemoryLayout<ph_quote>.size), asset: asset, currency: currency,
+                                                          amount: amount, timestamp_ms: quote.timestampMilliseconds ?? 0, bid: bid, ask: ask)
+                                    function(sink.sink_context, &cQuote)
+                                }
+                            }
                         }
                     }
                 }
