@@ -17,8 +17,13 @@ struct ServeQuery: Sendable, Equatable {
     package var aggregateMedian = false
     /// `interval` (streams), in milliseconds.
     package var intervalMilliseconds = 5_000
+    /// `deviationBps`, `heartbeatSeconds`, `maxAgeSeconds` (streams).
+    package var rule = DeliveryRule()
     /// `minutes` (history): how far back, 1 to ``QuoteHistory/maximumMinutes``.
     package var minutes = 15
+
+    /// The parameters of a client's delivery rule (`/v1/stream`).
+    static let deliveryParameters = ["deviationBps", "heartbeatSeconds", "maxAgeSeconds"]
 
     /// The most assets one request may ask for.
     static let maxAssets = 100
@@ -60,6 +65,21 @@ struct ServeQuery: Sendable, Equatable {
                     throw Problem(message: "minutes must be a whole number from 1 to \(maximumMinutes), not \(JSONValue.quoted(value))")
                 }
                 query.minutes = minutes
+            case "deviationBps":
+                guard let bps = DeliveryRule.bps(value) else {
+                    throw Problem(message: "deviationBps must be a number of basis points from 0 to 10000, not \(JSONValue.quoted(value))")
+                }
+                query.rule.deviationBps = bps
+            case "heartbeatSeconds":
+                guard let heartbeat = DeliveryRule.seconds(value, in: DeliveryRule.heartbeatRange) else {
+                    throw Problem(message: "heartbeatSeconds must be a number of seconds from 1 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")
+                }
+                query.rule.heartbeat = heartbeat
+            case "maxAgeSeconds":
+                guard let maxAge = DeliveryRule.seconds(value, in: DeliveryRule.maxAgeRange) else {
+                    throw Problem(message: "maxAgeSeconds must be a number of seconds from 0 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")
+                }
+                query.rule.maxAge = maxAge
             default: // interval
                 guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                     throw Problem(message: "interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")

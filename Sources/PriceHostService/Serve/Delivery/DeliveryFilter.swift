@@ -1,0 +1,185 @@
+import ConcurrencyHelpers
+import FoundationEssentials
+import PriceHostCore
+import ProviderABI
+
+/// One client's ``DeliveryRule`` at work: of the events its topics share, it picks those the
+/// rule selects, keeping per pair (topic) the last price delivered to this client, and adds
+/// the heartbeats and `event: stale` lines the rule asks for.
+///
+/// Only clients with a rule have one: the hub's shared path stays as it was for the others.
+/// Events are read as ``QuoteFormatter`` writes them (`"amount":"…"`, `"timestamp":"…"`); an
+/// `event: error` and anything that is not a quote pass unchanged.
+///
+/// A heartbeat is the pair's latest event again, with its own id (no new id is made for one
+/// client): a client that resumes with that id goes on from the same place. Heartbeats are
+/// timed on the injected ``PriceClock``; when one is due the filter calls `wake`, and the
+/// client's next take (``select(_:)``) includes it.
+package final class DeliveryFilter: Sendable {
+    private struct Pair {
+        /// The last price delivered to this client, and when.
+        var lastDelivered: Decimal?
+        var lastDeliveredAt: ContinuousClock.Instant
+        /// The latest quote event seen (delivered or not), for a heartbeat.
+        var latest: (event: String, quote: QuoteFields)?
+        /// An `event: stale` was sent and no live price since.
+        var staleEpisode = false
+        var heartbeatDue = false
+        var timer: ClockTimer?
+    }
+
+    /// The members of a quote event the rule reads.
+    struct QuoteFields {
+        var amount: Decimal
+        var timestamp: Date
+    }
+
+    package let rule: DeliveryRule
+    private let clock: any PriceClock
+    private let wake: @Sendable () -> Void
+    private let pairs = Lock<[StreamHub.TopicKey: Pair]>([:])
+    private let stopped = Lock(false)
+
+    /// - Parameters:
+    ///   - wake: tells the client's writer a heartbeat is due (called outside the filter's lock).
+    package init(rule: DeliveryRule, clock: any PriceClock, wake: @escaping @Sendable () -> Void) {
+        self.rule = rule
+        self.clock = clock
+        self.wake = wake
+    }
+
+    /// Starts following `topic`: its heartbeat is timed from now.
+    func start(_ topic: StreamHub.TopicKey) {
+        let now = clock.now
+        pairs.withLock { pairs in
+            if pairs[topic] == nil { pairs[topic] = Pair(lastDeliveredAt: now) }
+        }
+        armHeartbeat(topic, at: now)
+    }
+
+    /// The event the client resumes from (its `Last-Event-ID`'s): its price is the last one delivered.
+    func anchor(_ event: String, topic: StreamHub.TopicKey) {
+        guard let quote = Self.quoteFields(of: event) else { return }
+        pairs.withLock { pairs in
+            pairs[topic, default: Pair(lastDeliveredAt: clock.now)].lastDelivered = quote.amount
+            pairs[topic]?.latest = (event, quote)
+        }
+    }
+
+    /// Of `events` (taken from the inbox, oldest first, each with its topic), those the rule
+    /// delivers, then the heartbeats due.
+    package func select(_ events: [(topic: StreamHub.TopicKey, event: String)]) -> [String] {
+        let now = clock.now, wallNow = clock.wallNow
+        return pairs.withLock { pairs in
+            var out: [String] = []
+            for (topic, event) in events {
+                guard let quote = Self.quoteFields(of: event) else {
+                    out.append(event)
+                    continue
+                }
+                var pair = pairs[topic] ?? Pair(lastDeliveredAt: now)
+                pair.latest = (event, quote)
+                let moved = pair.lastDelivered.map { last in rule.deviationBps.map { Self.moved(from: last, to: quote.amount, bps: $0) } ?? true } ?? true
+                if moved { offer(event, quote, topic: topic, to: &pair, into: &out, now: now, wallNow: wallNow) }
+                pairs[topic] = pair
+            }
+            for (topic, pair) in pairs where pair.heartbeatDue {
+                var pair = pair
+                pair.heartbeatDue = false
+                if let latest = pair.latest, let heartbeat = rule.heartbeat, pair.lastDeliveredAt + heartbeat <= now {
+                    offer(latest.event, latest.quote, topic: topic, to: &pair, into: &out, now: now, wallNow: wallNow)
+                }
+                pairs[topic] = pair
+            }
+            return out
+        }
+    }
+
+    private static func moved(from last: Decimal, to new: Decimal, bps: Decimal) -> Bool {
+        DeliveryRule.moved(from: last, to: new, bps: bps)
+    }
+
+    /// Delivers `event` unless its quote is too old; then one `event: stale` per episode instead.
+    private func offer(_ event: String, _ quote: QuoteFields, topic: StreamHub.TopicKey, to pair: inout Pair,
+                       into out: inout [String], now: ContinuousClock.Instant, wallNow: Date) {
+        if let maxAge = rule.maxAge {
+            let ageMilliseconds = Int64(max(0, wallNow.timeIntervalSince(quote.timestamp) * 1000).rounded(.down))
+            // Strictly older: a quote exactly maxAge old is still a price.
+            if ageMilliseconds > Self.milliseconds(maxAge) {
+                if !pair.staleEpisode { out.append(Self.staleEvent(topic, ageMilliseconds: ageMilliseconds, maxAge: maxAge)) }
+                pair.staleEpisode = true
+                return
+            }
+        }
+        pair.staleEpisode = false
+        pair.lastDelivered = quote.amount
+        pair.lastDeliveredAt = now
+        out.append(event)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// `event: stale`, without an id (the client's `Last-Event-ID` stays its last price):
+    /// the pair, the quote's age and the client's limit, in milliseconds.
+    static func staleEvent(_ topic: StreamHub.TopicKey, ageMilliseconds: Int64, maxAge: Duration) -> String {
+        let data = JSONValue.object(JSONObject([
+            ("asset", .string(topic.asset)), ("currency", .string(topic.currency)),
+            ("ageMs", .number(String(ageMilliseconds))), ("maxAgeMs", .number(String(milliseconds(maxAge)))),
+        ])).serialized
+        return "event: stale\ndata: \(data)\n\n"
+    }
+
+    /// Times `topic`'s next heartbeat: at its last delivery plus the heartbeat. When the timer
+    /// finds a delivery came since, it waits again from that one.
+    private func armHeartbeat(_ topic: StreamHub.TopicKey, at from: ContinuousClock.Instant) {
+        guard let heartbeat = rule.heartbeat, !stopped.withLock({ $0 }) else { return }
+        let timer = clock.schedule(at: from + heartbeat) { [weak self] in self?.heartbeatTimerFired(topic) }
+        let old = pairs.withLock { pairs in
+            defer { pairs[topic]?.timer = timer }
+            return pairs[topic]?.timer
+        }
+        old?.cancel()
+        if stopped.withLock({ $0 }) { timer.cancel() }
+    }
+
+    private func heartbeatTimerFired(_ topic: StreamHub.TopicKey) {
+        guard let heartbeat = rule.heartbeat else { return }
+        let now = clock.now
+        let (due, last) = pairs.withLock { pairs -> (Bool, ContinuousClock.Instant) in
+            guard var pair = pairs[topic] else { return (false, now) }
+            let due = pair.lastDeliveredAt + heartbeat <= now
+            if due { pair.heartbeatDue = true }
+            pairs[topic] = pair
+            return (due, pair.lastDeliveredAt)
+        }
+        // Due: the next is timed from now (a heartbeat with no price yet, or a stale one, delivers nothing).
+        armHeartbeat(topic, at: due ? now : last)
+        if due { wake() }
+    }
+
+    /// Cancels every heartbeat: the client left.
+    func stop() {
+        stopped.withLock { $0 = true }
+        let timers = pairs.withLock { pairs in pairs.values.compactMap(\.timer) }
+        for timer in timers { timer.cancel() }
+    }
+
+    /// The amount and timestamp of a quote event (`data: {"asset":…,"amount":"…",…,"timestamp":"…"…}`);
+    /// `nil` for an `event:` line (error, stale) or anything else.
+    static func quoteFields(of event: String) -> QuoteFields? {
+        guard !event.contains("\nevent: "), !event.hasPrefix("event: "),
+              let amountText = member("amount", in: event), let amount = DecimalAmount.parse(amountText),
+              let timestampText = member("timestamp", in: event), let timestamp = ISO8601Timestamp.parse(timestampText) else { return nil }
+        return QuoteFields(amount: amount, timestamp: timestamp)
+    }
+
+    /// The string value of the first `"name":"…"` in `text` (the formatter's members hold no quotes).
+    private static func member(_ name: String, in text: String) -> String? {
+        guard let start = text.firstRange(of: "\"\(name)\":\"") else { return nil }
+        let rest = text[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+}
