@@ -103,7 +103,9 @@ package final class DeliveryFilter: Sendable {
     private func offer(_ event: String, _ quote: QuoteFields, topic: StreamHub.TopicKey, to pair: inout Pair,
                        into out: inout [String], now: ContinuousClock.Instant, wallNow: Date) {
         if let maxAge = rule.maxAge {
-            let ageMilliseconds = Int64(max(0, wallNow.timeIntervalSince(quote.timestamp) * 1000).rounded(.down))
+            // Each time in whole milliseconds first (a quote's timestamp has no finer ones): a difference of
+            // binary seconds would make 30.001 s 30000.99… ms.
+            let ageMilliseconds = max(0, Self.unixMilliseconds(wallNow) - Self.unixMilliseconds(quote.timestamp))
             // Strictly older: a quote exactly maxAge old is still a price.
             if ageMilliseconds > Self.milliseconds(maxAge) {
                 if !pair.staleEpisode { out.append(Self.staleEvent(topic, ageMilliseconds: ageMilliseconds, maxAge: maxAge)) }
@@ -115,6 +117,10 @@ package final class DeliveryFilter: Sendable {
         pair.lastDelivered = quote.amount
         pair.lastDeliveredAt = now
         out.append(event)
+    }
+
+    private static func unixMilliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
