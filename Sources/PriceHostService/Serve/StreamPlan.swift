@@ -1,3 +1,5 @@
+import PriceHostCore
+
 /// An accepted `GET /v1/stream`: the topics to follow, as the event source the transport's
 /// stream writer subscribes to (``ServeEventSource``) once the connection is handed over.
 package struct StreamPlan: ServeEventSource {

@@ -17,15 +17,16 @@ import ProviderABI
 /// client's next take (``select(_:)``) includes it.
 package final class DeliveryFilter: Sendable {
     private struct Pair {
-        /// The last price delivered to this client, and when.
-        var lastDelivered: Decimal?
-        var lastDeliveredAt: ContinuousClock.Instant
+        /// The last price delivered to this client, when, and whether it was told the pair is stale.
+        var delivery: DeliveryPair
         /// The latest quote event seen (delivered or not), for a heartbeat.
         var latest: (event: String, quote: QuoteFields)?
-        /// An `event: stale` was sent and no live price since.
-        var staleEpisode = false
         var heartbeatDue = false
         var timer: ClockTimer?
+
+        init(since start: ContinuousClock.Instant) {
+            delivery = DeliveryPair(since: start)
+        }
     }
 
     /// The members of a quote event the rule reads.
@@ -52,7 +53,7 @@ package final class DeliveryFilter: Sendable {
     func start(_ topic: StreamHub.TopicKey) {
         let now = clock.now
         pairs.withLock { pairs in
-            if pairs[topic] == nil { pairs[topic] = Pair(lastDeliveredAt: now) }
+            if pairs[topic] == nil { pairs[topic] = Pair(since: now) }
         }
         armHeartbeat(topic, at: now)
     }
@@ -61,7 +62,7 @@ package final class DeliveryFilter: Sendable {
     func anchor(_ event: String, topic: StreamHub.TopicKey) {
         guard let quote = Self.quoteFields(of: event) else { return }
         pairs.withLock { pairs in
-            pairs[topic, default: Pair(lastDeliveredAt: clock.now)].lastDelivered = quote.amount
+            pairs[topic, default: Pair(since: clock.now)].delivery.anchor(quote.amount)
             pairs[topic]?.latest = (event, quote)
         }
     }
@@ -77,17 +78,16 @@ package final class DeliveryFilter: Sendable {
                     out.append(event)
                     continue
                 }
-                var pair = pairs[topic] ?? Pair(lastDeliveredAt: now)
+                var pair = pairs[topic] ?? Pair(since: now)
                 pair.latest = (event, quote)
-                let moved = pair.lastDelivered.map { last in rule.deviationBps.map { Self.moved(from: last, to: quote.amount, bps: $0) } ?? true } ?? true
-                if moved { offer(event, quote, topic: topic, to: &pair, into: &out, now: now, wallNow: wallNow) }
+                offer(event, quote, topic: topic, to: &pair, into: &out, now: now, wallNow: wallNow)
                 pairs[topic] = pair
             }
             for (topic, pair) in pairs where pair.heartbeatDue {
                 var pair = pair
                 pair.heartbeatDue = false
-                if let latest = pair.latest, let heartbeat = rule.heartbeat, pair.lastDeliveredAt + heartbeat <= now {
-                    offer(latest.event, latest.quote, topic: topic, to: &pair, into: &out, now: now, wallNow: wallNow)
+                if let latest = pair.latest, pair.delivery.heartbeatDue(rule, at: now) {
+                    offer(latest.event, latest.quote, heartbeat: true, topic: topic, to: &pair, into: &out, now: now, wallNow: wallNow)
                 }
                 pairs[topic] = pair
             }
@@ -95,36 +95,14 @@ package final class DeliveryFilter: Sendable {
         }
     }
 
-    private static func moved(from last: Decimal, to new: Decimal, bps: Decimal) -> Bool {
-        DeliveryRule.moved(from: last, to: new, bps: bps)
-    }
-
-    /// Delivers `event` unless its quote is too old; then one `event: stale` per episode instead.
-    private func offer(_ event: String, _ quote: QuoteFields, topic: StreamHub.TopicKey, to pair: inout Pair,
+    /// What the pair's rule makes of `event`: the event, an `event: stale`, or nothing.
+    private func offer(_ event: String, _ quote: QuoteFields, heartbeat: Bool = false, topic: StreamHub.TopicKey, to pair: inout Pair,
                        into out: inout [String], now: ContinuousClock.Instant, wallNow: Date) {
-        if let maxAge = rule.maxAge {
-            // Each time in whole milliseconds first (a quote's timestamp has no finer ones): a difference of
-            // binary seconds would make 30.001 s 30000.99… ms.
-            let ageMilliseconds = max(0, Self.unixMilliseconds(wallNow) - Self.unixMilliseconds(quote.timestamp))
-            // Strictly older: a quote exactly maxAge old is still a price.
-            if ageMilliseconds > Self.milliseconds(maxAge) {
-                if !pair.staleEpisode { out.append(Self.staleEvent(topic, ageMilliseconds: ageMilliseconds, maxAge: maxAge)) }
-                pair.staleEpisode = true
-                return
-            }
+        switch pair.delivery.offer(quote.amount, at: quote.timestamp, rule: rule, heartbeat: heartbeat, now: now, wallNow: wallNow) {
+        case .deliver: out.append(event)
+        case .skip: break
+        case .stale(let age): out.append(Self.staleEvent(topic, ageMilliseconds: age, maxAge: rule.maxAge ?? .zero))
         }
-        pair.staleEpisode = false
-        pair.lastDelivered = quote.amount
-        pair.lastDeliveredAt = now
-        out.append(event)
-    }
-
-    private static func unixMilliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// `event: stale`, without an id (the client's `Last-Event-ID` stays its last price):
@@ -132,7 +110,7 @@ package final class DeliveryFilter: Sendable {
     static func staleEvent(_ topic: StreamHub.TopicKey, ageMilliseconds: Int64, maxAge: Duration) -> String {
         let data = JSONValue.object(JSONObject([
             ("asset", .string(topic.asset)), ("currency", .string(topic.currency)),
-            ("ageMs", .number(String(ageMilliseconds))), ("maxAgeMs", .number(String(milliseconds(maxAge)))),
+            ("ageMs", .number(String(ageMilliseconds))), ("maxAgeMs", .number(String(DeliveryPair.milliseconds(maxAge)))),
         ])).serialized
         return "event: stale\ndata: \(data)\n\n"
     }
@@ -151,14 +129,14 @@ package final class DeliveryFilter: Sendable {
     }
 
     private func heartbeatTimerFired(_ topic: StreamHub.TopicKey) {
-        guard let heartbeat = rule.heartbeat else { return }
+        guard rule.heartbeat != nil else { return }
         let now = clock.now
         let (due, last) = pairs.withLock { pairs -> (Bool, ContinuousClock.Instant) in
             guard var pair = pairs[topic] else { return (false, now) }
-            let due = pair.lastDeliveredAt + heartbeat <= now
+            let due = pair.delivery.heartbeatDue(rule, at: now)
             if due { pair.heartbeatDue = true }
             pairs[topic] = pair
-            return (due, pair.lastDeliveredAt)
+            return (due, pair.delivery.lastDeliveredAt)
         }
         // Due: the next is timed from now (a heartbeat with no price yet, or a stale one, delivers nothing).
         armHeartbeat(topic, at: due ? now : last)

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PriceHostCore
 import ProviderABI
 
 /// What one stream client or webhook asked of its deliveries (docs/quotes.md, "Delivery rules"):
