@@ -11,7 +11,6 @@ final class StreamGate: Sendable {
     private struct Series {
         var delivery: DeliveryPair
         var latest: (line: String, amount: Decimal, timestamp: Date, stored: StoredQuote)?
-        var timer: ClockTimer?
     }
 
     private let rule: DeliveryRule
@@ -19,13 +18,14 @@ final class StreamGate: Sendable {
     private let printer: StreamPrinter
     private let warn: @Sendable (String) -> Void
     private let series = Lock<[String: Series]>([:])
-    private let stopped = Lock(false)
+    private let heartbeats: HeartbeatTimers<String>?
 
     init(rule: DeliveryRule, clock: any PriceClock, printer: StreamPrinter, warn: @escaping @Sendable (String) -> Void) {
         self.rule = rule
         self.clock = clock
         self.printer = printer
         self.warn = warn
+        heartbeats = rule.heartbeat.map { HeartbeatTimers(clock: clock, heartbeat: $0) }
     }
 
     /// An update of `key` (named `label` in a warning): printed if the rule selects it.
@@ -56,33 +56,25 @@ final class StreamGate: Sendable {
     }
 
     private func armHeartbeat(_ key: String, label: String, at from: ContinuousClock.Instant) {
-        guard let heartbeat = rule.heartbeat, !stopped.withLock({ $0 }) else { return }
-        let timer = clock.schedule(at: from + heartbeat) { [weak self] in self?.heartbeatTimerFired(key, label: label) }
-        let old = series.withLock { series in
-            defer { series[key]?.timer = timer }
-            return series[key]?.timer
-        }
-        old?.cancel()
-        if stopped.withLock({ $0 }) { timer.cancel() }
+        heartbeats?.arm(key, from: from) { [weak self] now in self?.heartbeatTimerFired(key, label: label, at: now) ?? now }
     }
 
-    private func heartbeatTimerFired(_ key: String, label: String) {
-        let now = clock.now
+    /// Prints `key`'s latest line again if nothing was printed for it since; returns when the next heartbeat is timed from.
+    private func heartbeatTimerFired(_ key: String, label: String, at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         let (due, last) = series.withLock { series -> ((DeliveryPair.Decision, String, StoredQuote)?, ContinuousClock.Instant) in
             guard var entry = series[key] else { return (nil, now) }
             defer { series[key] = entry }
-            guard entry.delivery.heartbeatDue(rule, at: now), let latest = entry.latest else { return (nil, entry.delivery.lastDeliveredAt) }
+            guard entry.delivery.heartbeatDue(rule, at: now) else { return (nil, entry.delivery.lastDeliveredAt) }
+            guard let latest = entry.latest else { return (nil, now) }
             let decision = entry.delivery.offer(latest.amount, at: latest.timestamp, rule: rule, heartbeat: true, now: now, wallNow: clock.wallNow)
             return ((decision, latest.line, latest.stored), now)
         }
         if let (decision, line, stored) = due { act(decision, key: key, label: label, line: line, stored: stored) }
-        // Timed again from the last delivery (now, after a heartbeat; a later one, when a price came meanwhile).
-        armHeartbeat(key, label: label, at: due == nil && last > now - (rule.heartbeat ?? .zero) ? last : now)
+        return last
     }
 
     /// Cancels every heartbeat.
     func stop() {
-        stopped.withLock { $0 = true }
-        for timer in series.withLock({ $0.values.compactMap(\.timer) }) { timer.cancel() }
+        heartbeats?.stop()
     }
 }

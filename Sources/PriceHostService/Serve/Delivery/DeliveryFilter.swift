@@ -22,7 +22,6 @@ package final class DeliveryFilter: Sendable {
         /// The latest quote event seen (delivered or not), for a heartbeat.
         var latest: (event: String, quote: QuoteFields)?
         var heartbeatDue = false
-        var timer: ClockTimer?
 
         init(since start: ContinuousClock.Instant) {
             delivery = DeliveryPair(since: start)
@@ -39,7 +38,7 @@ package final class DeliveryFilter: Sendable {
     private let clock: any PriceClock
     private let wake: @Sendable () -> Void
     private let pairs = Lock<[StreamHub.TopicKey: Pair]>([:])
-    private let stopped = Lock(false)
+    private let heartbeats: HeartbeatTimers<StreamHub.TopicKey>?
 
     /// - Parameters:
     ///   - wake: tells the client's writer a heartbeat is due (called outside the filter's lock).
@@ -47,6 +46,7 @@ package final class DeliveryFilter: Sendable {
         self.rule = rule
         self.clock = clock
         self.wake = wake
+        heartbeats = rule.heartbeat.map { HeartbeatTimers(clock: clock, heartbeat: $0) }
     }
 
     /// Starts following `topic`: its heartbeat is timed from now.
@@ -118,19 +118,11 @@ package final class DeliveryFilter: Sendable {
     /// Times `topic`'s next heartbeat: at its last delivery plus the heartbeat. When the timer
     /// finds a delivery came since, it waits again from that one.
     private func armHeartbeat(_ topic: StreamHub.TopicKey, at from: ContinuousClock.Instant) {
-        guard let heartbeat = rule.heartbeat, !stopped.withLock({ $0 }) else { return }
-        let timer = clock.schedule(at: from + heartbeat) { [weak self] in self?.heartbeatTimerFired(topic) }
-        let old = pairs.withLock { pairs in
-            defer { pairs[topic]?.timer = timer }
-            return pairs[topic]?.timer
-        }
-        old?.cancel()
-        if stopped.withLock({ $0 }) { timer.cancel() }
+        heartbeats?.arm(topic, from: from) { [weak self] now in self?.heartbeatTimerFired(topic, at: now) ?? now }
     }
 
-    private func heartbeatTimerFired(_ topic: StreamHub.TopicKey) {
-        guard rule.heartbeat != nil else { return }
-        let now = clock.now
+    /// Marks `topic`'s heartbeat due if nothing was delivered since, and wakes the writer; returns when the next is timed from.
+    private func heartbeatTimerFired(_ topic: StreamHub.TopicKey, at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         let (due, last) = pairs.withLock { pairs -> (Bool, ContinuousClock.Instant) in
             guard var pair = pairs[topic] else { return (false, now) }
             let due = pair.delivery.heartbeatDue(rule, at: now)
@@ -138,16 +130,14 @@ package final class DeliveryFilter: Sendable {
             pairs[topic] = pair
             return (due, pair.delivery.lastDeliveredAt)
         }
-        // Due: the next is timed from now (a heartbeat with no price yet, or a stale one, delivers nothing).
-        armHeartbeat(topic, at: due ? now : last)
         if due { wake() }
+        // Due: the next is timed from now (a heartbeat with no price yet, or a stale one, delivers nothing).
+        return due ? now : last
     }
 
     /// Cancels every heartbeat: the client left.
     func stop() {
-        stopped.withLock { $0 = true }
-        let timers = pairs.withLock { pairs in pairs.values.compactMap(\.timer) }
-        for timer in timers { timer.cancel() }
+        heartbeats?.stop()
     }
 
     /// The amount and timestamp of a quote event (`data: {"asset":…,"amount":"…",…,"timestamp":"…"…}`);
