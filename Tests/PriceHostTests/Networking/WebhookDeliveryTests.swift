@@ -28,9 +28,10 @@ struct WebhookDeliveryTests {
             feed.get()?("data: \(quote)\n\n", nil)
         }
 
-        func delivery(to url: String, secret: String? = "s3cret") -> WebhookDelivery {
+        func delivery(to url: String, secret: String? = "s3cret", rule: DeliveryRule = DeliveryRule()) -> WebhookDelivery {
             var hook = WebhookSettings.Hook(url: url, asset: "BTC")
             hook.secret = secret
+            hook.rule = rule
             return WebhookDelivery(hook, defaultCurrency: "USD", hub: hub, poster: CurlWebhookPoster(libcurl: LibCurl.defaultName),
                                    clock: clock, metrics: metrics)
         }
@@ -138,5 +139,32 @@ struct WebhookDeliveryTests {
         healthy.stop()
         await stuck.finished()
         await healthy.finished()
+    }
+
+    @Test func aWebhooksRuleSelectsWhatIsPostedAndItsHeartbeatPostsTheLatestAgain() async throws {
+        let rig = Rig()
+        defer { rig.hub.stop() }
+        let received = LockedBox<[String]>([])
+        let server = try LoopbackHTTPServer { request, _ in
+            received.update { $0.append(String(decoding: request.body, as: UTF8.self)) }
+            return LoopbackHTTPServer.Reply(status: 200)
+        }
+        defer { server.stop() }
+        let delivery = rig.delivery(to: server.baseURL + "/hook", rule: DeliveryRule(deviationBps: 50, heartbeat: .seconds(3600)))
+        #expect(delivery.start())
+        // Its heartbeat's timer waits on the test clock from the start.
+        #expect(await rig.clock.waitForTimers(atLeast: 1))
+        for amount in ["100", "100.4", "100.5"] { rig.push(amount) }
+        #expect(await Self.eventually { rig.metrics.total(.delivered) == 2 })
+        #expect(received.get().map { $0.contains(#""amount":"100""#) } == [true, false])
+        #expect(received.get().last?.contains(#""amount":"100.5""#) == true)
+        rig.push("100.6")
+        // An hour with nothing posted: the latest price (100.6, never posted) goes again.
+        rig.clock.advance(by: .seconds(3600))
+        #expect(await Self.eventually { rig.metrics.total(.delivered) == 3 })
+        #expect(received.get().last?.contains(#""amount":"100.6""#) == true)
+        delivery.stop()
+        await delivery.finished()
+        #expect(received.get().count == 3)
     }
 }
