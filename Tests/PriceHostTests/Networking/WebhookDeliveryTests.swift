@@ -159,6 +159,9 @@ struct WebhookDeliveryTests {
         #expect(received.get().map { $0.contains(#""amount":"100""#) } == [true, false])
         #expect(received.get().last?.contains(#""amount":"100.5""#) == true)
         rig.push("100.6")
+        // Time for the collecting task to take 100.6 (not posted) first, so that only the heartbeat can wake it
+        // again. Either order posts 100.6 below; this one is the one that shows the heartbeat wakes the webhook.
+        try await Task.sleep(for: .milliseconds(200))
         // An hour with nothing posted: the latest price (100.6, never posted) goes again.
         rig.clock.advance(by: .seconds(3600))
         #expect(await Self.eventually { rig.metrics.total(.delivered) == 3 })
