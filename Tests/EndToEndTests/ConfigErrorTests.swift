@@ -29,7 +29,7 @@ struct ConfigErrorTests {
     @Test func unknownKeyNamesTheKeyAndTheKnownOnes() throws {
         let (result, path) = try run(config: #"{"plugins": [], "provders": {}}"#)
         #expect(result == CommandResult(status: 3, standardOutput: "", standardError: """
-            pricehost: error: \(path): provders: unknown key (did you mean providers?); expected one of: plugins, pluginDirectories, providers, defaults, assets, crossVia, serve, shared, store
+            pricehost: error: \(path): provders: unknown key (did you mean providers?); expected one of: plugins, pluginDirectories, providers, defaults, assets, crossVia, serve, shared, store, webhooks
 
             """))
     }

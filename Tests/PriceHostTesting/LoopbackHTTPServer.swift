@@ -16,6 +16,8 @@ public final class LoopbackHTTPServer: Sendable {
         public var path: String
         /// Header names lower-cased.
         public var headers: [String: String]
+        /// The body its `Content-Length` announced (a POST's); empty without one.
+        public var body: [UInt8] = []
     }
 
     /// What to answer.
@@ -240,7 +242,16 @@ public final class LoopbackHTTPServer: Sendable {
                     guard let colon = line.firstIndex(of: ":") else { continue }
                     headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 }
-                return Request(method: String(parts[0]), path: String(parts[1]), headers: headers)
+                // The body, when announced (at most 1 MiB): a POST's, read whole before the request is answered.
+                let length = min(Int(headers["content-length"] ?? "") ?? 0, 1 << 20)
+                while buffer.count < length {
+                    let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+                    guard count > 0 else { return nil }
+                    buffer += chunk.prefix(count)
+                }
+                let body = Array(buffer.prefix(length))
+                buffer.removeSubrange(..<length)
+                return Request(method: String(parts[0]), path: String(parts[1]), headers: headers, body: body)
             }
             let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { return nil }

@@ -72,6 +72,10 @@ enum {
     CCURLOPT_CAINFO = 10065,
     CCURLOPT_HEADERFUNCTION = 20079,
     CCURLOPT_HTTPGET = 80,
+    /// With COPYPOSTFIELDS: the body's size, set first (an off_t).
+    CCURLOPT_POSTFIELDSIZE_LARGE = 30120,
+    /// A POST's body, copied by libcurl (so it need not outlive the call).
+    CCURLOPT_COPYPOSTFIELDS = 10165,
     CCURLOPT_HTTP_VERSION = 84,
     CCURLOPT_DNS_CACHE_TIMEOUT = 92,
     CCURLOPT_NOSIGNAL = 99,

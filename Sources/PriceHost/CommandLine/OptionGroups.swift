@@ -83,14 +83,15 @@ struct QuoteOptions: Sendable, Equatable {
         options.aggregateMedian = true
     }
 
-    static let maxAge = Option<Self>("--max-age", value: "AGE", help: """
-        (fetch, watch) refuse a quote older than AGE (30s, 500ms, 2m, 1h), to the
-        millisecond from the venue's time; that asset fails with a line naming its age
+    static let maxAge = Option<Self>("--max-age", value: "DURATION", help: """
+        (fetch, watch) refuse a quote older than DURATION (30s, 500ms, 1.5m, 1h), to the
+        millisecond from the venue's time: the asset fails with a line naming its age;
+        (watch --stream) the pair is said to be stale, once until a fresh price
         """) { options, value throws(UsageError) in
-        guard let milliseconds = Durations.milliseconds(withUnit: value), milliseconds > 0 else {
-            throw UsageError("--max-age must be a duration such as 30s, 500ms, 2m or 1h (above 0, at most a year), not '\(value)'")
+        guard let age = DurationOption.parse(value), age > .zero, age <= .seconds(31_536_000) else {
+            throw UsageError(DurationOption.rule("--max-age", range: "1ms to 8760h") + ", not '\(value)'")
         }
-        options.maxAgeMilliseconds = milliseconds
+        options.maxAgeMilliseconds = Int(age.components.seconds) * 1000 + Int(age.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// `fetch` and `watch` need at least one asset.

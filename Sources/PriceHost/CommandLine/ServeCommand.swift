@@ -1,4 +1,5 @@
 import PriceHostCore
+import PriceHostHTTP
 import PriceHostService
 
 /// `pricehost serve`: prices over HTTP for deployments (README, "Serve").
@@ -21,6 +22,7 @@ struct ServeCommand: LoadsPlugins {
         var options = ServeApplication.Options(listen: listen, environment: serving.environment, diagnostics: serving.diagnostics)
         options.signals = context.signals
         options.stopsChildren = true
+        options.webhookPoster = CurlWebhookPoster(libcurl: context.environment["PRICEHOST_LIBCURL"] ?? LibCurl.defaultName)
         let application = ServeApplication(config: config, assembly: ServeWiring(plugins: plugins, context: serving), options: options)
         switch await application.run() {
         case .stopped: return .success

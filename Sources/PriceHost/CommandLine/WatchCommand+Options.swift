@@ -7,7 +7,8 @@ extension WatchCommand {
         summary: "print the assets' prices every --interval seconds, or as the venues' feeds push them (--stream), a line each",
         usage: [
             UsageLine("--asset", "[--interval]", "[--ticks]", "[--provider]", "[--max-age]", "[--format]", "[--record]"),
-            UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]", "[--record]"),
+            UsageLine("--asset", "--stream", "[--ticks]", "[--provider]", "[--format]", "[--aggregate]", "[--record]",
+                      "[--deviation-bps]", "[--heartbeat]", "[--max-age]"),
         ])
 
     /// json first: it is watch's default.
@@ -31,10 +32,28 @@ extension WatchCommand {
         },
         .flag("--stream", help: "print each price as the venues' WebSocket feeds push it, instead of polling every --interval", \.stream),
         .flag("--record", help: "(watch) keep each quote and median it prints in the quote store", \.record),
+        Option("--deviation-bps", value: "BPS", help: nil,
+               manual: "(watch --stream) print a price only when it moved at least BPS basis points (inclusive; 25 = 0.25 %) from the last one printed for its pair; 0 to 10000") { watch, value throws(UsageError) in
+            guard let bps = DeliveryRule.bps(value) else {
+                throw UsageError("--deviation-bps must be a number of basis points from 0 to 10000, not '\(value)'")
+            }
+            watch.delivery.deviationBps = bps
+        },
+        Option("--heartbeat", value: "DURATION", help: nil,
+               manual: "(watch --stream) print a pair's latest price again when DURATION (e.g. 60s; 1 s to 24 h) passed with nothing printed for it") { watch, value throws(UsageError) in
+            guard let heartbeat = DurationOption.parse(value), heartbeat >= .seconds(1), heartbeat <= .seconds(86_400) else {
+                throw UsageError(DurationOption.rule("--heartbeat", range: "1s to 24h") + ", not '\(value)'")
+            }
+            watch.delivery.heartbeat = heartbeat
+        },
         .allowInsecurePlugins(\.plugins),
     ]
 
     func validate() throws(UsageError) {
         try quotes.requireAssets(for: Self.configuration.name)
+        // --max-age holds for both: polled, the asset fails naming the age; streamed, the pair is said to be stale once.
+        if !stream, let flag = delivery.deviationBps != nil ? "--deviation-bps" : delivery.heartbeat != nil ? "--heartbeat" : nil {
+            throw UsageError("\(flag) needs --stream: it says which pushed updates are printed")
+        }
     }
 }

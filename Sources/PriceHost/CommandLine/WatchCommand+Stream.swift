@@ -39,6 +39,10 @@ extension WatchCommand {
 
         let stop = StopFlag()
         let printer = StreamPrinter(format: format, limit: ticks, output: context.output, stop: stop, recorder: recorder)
+        // Only with --deviation-bps, --heartbeat or --max-age: otherwise every update is printed as it comes.
+        var rule = delivery
+        if let milliseconds = quotes.maxAgeMilliseconds { rule.maxAge = .milliseconds(milliseconds) }
+        let gate = rule.isEmpty ? nil : StreamGate(rule: rule, clock: context.clock, printer: printer, warn: { [diagnostics] in diagnostics.warning($0) })
         let header = format == .csv ? (quotes.aggregateMedian ? AggregateFormatter.header : StreamFormatter.header) : nil
         let subscriptions = Lock<[FeedSubscription]>([])
         let services: [any Service] = [
@@ -46,9 +50,10 @@ extension WatchCommand {
             ServiceStep("the subscriptions", run: { [routes] in
                 // Once the signals are handled, as every line after it.
                 if let header { context.output(header) }
-                for route in routes { subscriptions.withLock { $0 += subscribe(route, currency: currency, feeds, config, printer) } }
+                for route in routes { subscriptions.withLock { $0 += subscribe(route, currency: currency, feeds, config, printer, gate) } }
             }, shutdown: {
                 for subscription in subscriptions.withLock({ $0 }) { subscription.cancel() }
+                gate?.stop()
             }),
         ]
         // watch's own work is to wait: the subscriptions print, until --ticks lines or a stop signal.
@@ -61,17 +66,23 @@ extension WatchCommand {
 
     /// Subscribes `route`'s pair from each of its providers: each update printed, or taken into its median.
     private func subscribe(_ route: QuoteService.Route, currency: String, _ feeds: any QuoteFeeds, _ config: Config,
-                           _ printer: StreamPrinter) -> [FeedSubscription] {
+                           _ printer: StreamPrinter, _ gate: StreamGate?) -> [FeedSubscription] {
         let pair = QuoteRequest(asset: route.asset, currency: currency)
-        let median = quotes.aggregateMedian ? StreamMedian(pair: pair, providers: route.providers, config: config, printer: printer) : nil
+        let median = quotes.aggregateMedian ? StreamMedian(pair: pair, providers: route.providers, config: config, printer: printer, gate: gate) : nil
         let format = format
         return route.providers.compactMap { provider in
             feeds.subscribe(provider: provider, pair: pair) { update in
                 if let median {
                     median.take(update)
                 } else {
-                    printer.print(StreamFormatter.line(update, format: format),
-                                  recording: StoredQuote(update.quote, amount: update.amountText, receivedAt: update.receivedAt, source: update.source))
+                    let line = StreamFormatter.line(update, format: format)
+                    let stored = StoredQuote(update.quote, amount: update.amountText, receivedAt: update.receivedAt, source: update.source)
+                    if let gate {
+                        gate.offer("\(pair.asset)-\(pair.currency) \(provider)", label: "\(pair.asset)-\(pair.currency) from \(provider)",
+                                   amount: update.quote.amount, timestamp: update.quote.timestamp, line: line, recording: stored)
+                    } else {
+                        printer.print(line, recording: stored)
+                    }
                 }
             }
         }
@@ -121,6 +132,7 @@ final class StreamMedian: Sendable {
     private let maxAge: [String: Int]
     private let maxDeviationBps: Decimal?
     private let printer: StreamPrinter
+    private let gate: StreamGate?
 
     private struct State {
         var latest: [String: StreamUpdate] = [:]
@@ -129,10 +141,11 @@ final class StreamMedian: Sendable {
 
     private let state = Lock(State())
 
-    init(pair: QuoteRequest, providers: [String], config: Config, printer: StreamPrinter) {
+    init(pair: QuoteRequest, providers: [String], config: Config, printer: StreamPrinter, gate: StreamGate? = nil) {
         self.pair = pair
         self.providers = providers
         self.printer = printer
+        self.gate = gate
         var freshness: [String: Duration] = [:]
         var maxAge: [String: Int] = [:]
         for provider in providers {
@@ -174,8 +187,14 @@ final class StreamMedian: Sendable {
             guard aggregate.median != state.lastMedian else { return }
             state.lastMedian = aggregate.median
             let source: QuoteSource = fresh.contains { $0.source == .rest } ? .rest : .stream
-            printer.print(StreamFormatter.line(aggregate, source: source, receivedAt: update.receivedAt, format: printer.format),
-                          recording: StoredQuote(median: aggregate, receivedAt: update.receivedAt, source: source))
+            let line = StreamFormatter.line(aggregate, source: source, receivedAt: update.receivedAt, format: printer.format)
+            let stored = StoredQuote(median: aggregate, receivedAt: update.receivedAt, source: source)
+            if let gate {
+                gate.offer("\(pair.asset)-\(pair.currency) median", label: "\(pair.asset)-\(pair.currency)'s median",
+                           amount: aggregate.median, timestamp: aggregate.timestamp, line: line, recording: stored)
+            } else {
+                printer.print(line, recording: stored)
+            }
         }
     }
 }

@@ -27,6 +27,8 @@ struct WatchCommand: LoadsPlugins {
     var stream = false
     /// `--record`: keep what it prints in the quote store (``WatchRecorder``).
     var record = false
+    /// `--deviation-bps`, `--heartbeat`, `--max-age` (with `--stream`): which updates are printed, per pair (``StreamGate``).
+    var delivery = DeliveryRule()
 
     /// Set by SIGINT or SIGTERM.
     final class StopFlag: Sendable {

@@ -23,8 +23,8 @@ import ProviderABI
 ///      (check runs each plugin in a child `pricehost __probe` instead of loading it here)
 /// ```
 enum CompositionRoot {
-    /// The config's sections that the layers above the core own: `serve`, the fleet's `shared`, and the quote `store`.
-    static let configSections: [any ConfigSection.Type] = [ServeSettings.self, SharedSection.self, StoreSection.self]
+    /// The config's sections that the layers above the core own: `serve`, the fleet's `shared`, the quote `store`, and serve's `webhooks`.
+    static let configSections: [any ConfigSection.Type] = [ServeSettings.self, SharedSection.self, StoreSection.self, WebhookSettings.self]
 
     /// Finds and parses the config.
     /// - Throws: ``ConfigError``.

@@ -32,7 +32,12 @@ package struct SHA256: Sendable {
     package static func digest<Bytes: Sequence>(of bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var hash = SHA256()
         hash.update(Array(bytes))
-        return hash.finalizeWords().flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
+        return hash.finalizeBytes()
+    }
+
+    /// The digest, its 32 bytes.
+    mutating func finalizeBytes() -> [UInt8] {
+        finalizeWords().flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt32($0) * 8)) } }
     }
 
     /// Adds `bytes` to the message.

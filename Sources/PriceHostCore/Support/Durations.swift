@@ -32,19 +32,3 @@ extension Durations {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
-
-extension Durations {
-    /// A duration with its unit, as `--max-age` and `--heartbeat` take it: `30s`, `500ms`, `2m`, `1h`, `1d`, or bare
-    /// seconds (`30`, `0.5`), in milliseconds; `nil` for anything else or for more than `limit` (a year by default).
-    package static func milliseconds(withUnit text: String, limit: Int = 31_536_000_000) -> Int? {
-        let units: [(suffix: String, milliseconds: Int)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
-        for unit in units where text.hasSuffix(unit.suffix) {
-            let number = String(text.dropLast(unit.suffix.count))
-            guard !number.isEmpty, number.count <= 12, number.allSatisfy({ ("0"..."9").contains($0) }), let value = Int(number),
-                  value <= limit / unit.milliseconds else { return nil }
-            return value * unit.milliseconds
-        }
-        guard let value = milliseconds(text), value <= limit else { return nil }
-        return value
-    }
-}

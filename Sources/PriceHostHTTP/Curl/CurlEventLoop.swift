@@ -111,13 +111,21 @@ final class CurlEventLoop: Sendable {
     /// failure the job is answered here and `nil` returned.
     private func start(_ job: CurlJob) -> CurlTransfer? {
         guard let easy = curl.easyInit() else {
-            job.continuation.resume(throwing: ProviderError(.unavailable, "GET \(job.url): libcurl could not make a handle (out of memory)"))
+            job.continuation.resume(throwing: ProviderError(.unavailable, "\(job.method) \(job.url): libcurl could not make a handle (out of memory)"))
             return nil
         }
         let transfer = CurlTransfer(job: job, easy: easy)
         let context = UnsafeRawPointer(Unmanaged.passUnretained(transfer).toOpaque())
         job.url.withCString { _ = curl.set(easy, Int32(CCURLOPT_URL), $0) }
-        curl.set(easy, Int32(CCURLOPT_HTTPGET), 1)
+        if let body = job.body {
+            // The size first: COPYPOSTFIELDS copies that many bytes (a body may hold a zero byte).
+            curl.set(easy, Int32(CCURLOPT_POSTFIELDSIZE_LARGE), size: Int64(body.count))
+            body.withUnsafeBytes { bytes in
+                _ = curl.set(easy, Int32(CCURLOPT_COPYPOSTFIELDS), bytes.baseAddress ?? UnsafeRawPointer(transfer.errorBuffer))
+            }
+        } else {
+            curl.set(easy, Int32(CCURLOPT_HTTPGET), 1)
+        }
         curl.set(easy, Int32(CCURLOPT_PROTOCOLS), Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
         curl.set(easy, Int32(CCURLOPT_REDIR_PROTOCOLS), Int(CCURLPROTO_HTTP | CCURLPROTO_HTTPS))
         // Redirects are the transport's decision, one hop at a time (CurlTransport).
@@ -151,7 +159,7 @@ final class CurlEventLoop: Sendable {
         let added = curl.multiAddHandle(handles.multi, easy)
         guard added == 0 else {
             end(transfer)
-            job.continuation.resume(throwing: ProviderError(.unavailable, "GET \(job.url): libcurl refused the transfer (curl_multi_add_handle: \(added))"))
+            job.continuation.resume(throwing: ProviderError(.unavailable, "\(job.method) \(job.url): libcurl refused the transfer (curl_multi_add_handle: \(added))"))
             return nil
         }
         return transfer

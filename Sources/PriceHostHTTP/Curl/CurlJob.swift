@@ -1,7 +1,7 @@
 import ProviderABI
 import Synchronization
 
-/// One GET as the transport hands it to the event loop.
+/// One GET (or a webhook's POST) as the transport hands it to the event loop.
 struct CurlJob: Sendable {
     /// What a finished exchange gives back: the answer, and where a 3xx points.
     struct Exchange: Sendable {
@@ -15,6 +15,8 @@ struct CurlJob: Sendable {
     let url: String
     /// Every header to send, `User-Agent` included.
     let headers: [HTTPHeader]
+    /// A POST's body; `nil` for a GET.
+    var body: [UInt8]? = nil
     /// The whole exchange's deadline.
     package let timeout: Duration
     package let options: TransferOptions
@@ -22,6 +24,9 @@ struct CurlJob: Sendable {
     /// Set when the task is cancelled, possibly before the job reaches the loop:
     /// a job that starts cancelled is answered at once instead of running to its deadline.
     let cancelled: Cancelled
+
+    /// `GET` or `POST`, for messages.
+    var method: String { body == nil ? "GET" : "POST" }
 
     /// A flag shared by the task's cancellation handler and the loop.
     final class Cancelled: Sendable {

@@ -48,16 +48,7 @@ package final class CurlTransport: Networking {
 
     package func get(_ request: HTTPRequest, options: TransferOptions) async throws -> HTTPResponse {
         let loop = try eventLoop()
-        guard Self.origin(of: request.url) != nil else {
-            throw ProviderError(.invalidRequest, "GET \(request.url): not an absolute http or https URL")
-        }
-        if let unsafe = request.headers.first(where: { !$0.isSafe }) {
-            throw ProviderError(.invalidRequest, "GET \(request.url): header \(JSONValue.quoted(unsafe.name)) contains a line break or is malformed")
-        }
-        var headers = request.headers
-        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
-            headers.append(HTTPHeader("User-Agent", Self.userAgent))
-        }
+        let headers = try Self.checkedHeaders(of: request, method: "GET")
         let timeout = request.timeout ?? ProviderPolicy().timeout
         var url = request.url
         var followed = 0
@@ -75,15 +66,45 @@ package final class CurlTransport: Networking {
         }
     }
 
-    /// One exchange on the loop; cancelling the task ends the transfer.
-    private func perform(on loop: CurlEventLoop, url: String, headers: [HTTPHeader], timeout: Duration,
+    /// POSTs `body` to `url` (a webhook): no redirect followed; the answer's body (which a webhook's
+    /// sender ignores) is capped, by default at 64 KiB.
+    /// - Returns: the answer, whatever its status.
+    /// - Throws: ``ProviderError`` as ``get(_:options:)`` does.
+    package func post(_ request: HTTPRequest, body: [UInt8], options: TransferOptions = TransferOptions(maxResponseBytes: 64 * 1024)) async throws -> HTTPResponse {
+        let loop = try eventLoop()
+        var headers = try Self.checkedHeaders(of: request, method: "POST")
+        // No `Expect: 100-continue` wait before the body: a receiver that does not answer it would cost a second a post.
+        headers.append(HTTPHeader("Expect", ""))
+        let exchange = try await perform(on: loop, url: request.url, headers: headers, body: body,
+                                         timeout: request.timeout ?? ProviderPolicy().timeout, options: options)
+        return exchange.response
+    }
+
+    /// `request`'s headers with the default `User-Agent`, once its URL and headers are checked.
+    /// - Throws: ``ProviderError`` `invalid_request` naming `method` and the URL.
+    private static func checkedHeaders(of request: HTTPRequest, method: String) throws(ProviderError) -> [HTTPHeader] {
+        guard origin(of: request.url) != nil else {
+            throw ProviderError(.invalidRequest, "\(method) \(request.url): not an absolute http or https URL")
+        }
+        if let unsafe = request.headers.first(where: { !$0.isSafe }) {
+            throw ProviderError(.invalidRequest, "\(method) \(request.url): header \(JSONValue.quoted(unsafe.name)) contains a line break or is malformed")
+        }
+        var headers = request.headers
+        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+            headers.append(HTTPHeader("User-Agent", userAgent))
+        }
+        return headers
+    }
+
+    /// One exchange on the loop (a POST of `body` when given); cancelling the task ends the transfer.
+    private func perform(on loop: CurlEventLoop, url: String, headers: [HTTPHeader], body: [UInt8]? = nil, timeout: Duration,
                          options: TransferOptions) async throws -> CurlJob.Exchange {
         let id = nextJob.wrappingAdd(1, ordering: .relaxed).newValue
         let cancelled = CurlJob.Cancelled()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                loop.submit(CurlJob(id: id, url: url, headers: headers, timeout: timeout, options: options, continuation: continuation,
-                                    cancelled: cancelled))
+                loop.submit(CurlJob(id: id, url: url, headers: headers, body: body, timeout: timeout, options: options,
+                                    continuation: continuation, cancelled: cancelled))
             }
         } onCancel: {
             // The flag first: a cancellation that reaches the loop before the job does is not lost.

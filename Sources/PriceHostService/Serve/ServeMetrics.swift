@@ -46,6 +46,8 @@ package final class ServeMetrics: FetchObserver {
     private let quoteSeriesLimit: Int
     /// The fleet's counts (`shared.redis`), exposed with the rest.
     package let shared = SharedMetrics()
+    /// The webhooks' outcomes and post latency.
+    package let webhooks = WebhookMetrics()
     /// The quotes of the last hour, per series, for `/v1/history`.
     package let history: QuoteHistory
     /// What a fetched quote's arrival is stamped with, and `/v1/history`'s window measured on.
@@ -167,6 +169,7 @@ package final class ServeMetrics: FetchObserver {
                       "Price series dropped from the two gauges above to keep at most \(quoteSeriesLimit), the least recently updated first.")
         writer.sample("pricehost_quote_series_evicted_total", [], String(state.quoteSeriesEvicted))
         shared.write(health: redis, to: &writer)
+        webhooks.write(to: &writer)
         writer.family("pricehost_sse_clients", "gauge", "Server-Sent Events streams open now.")
         writer.sample("pricehost_sse_clients", [], String(state.streamClients))
         writer.family("pricehost_open_connections", "gauge", "HTTP connections open now.")

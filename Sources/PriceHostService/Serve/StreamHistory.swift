@@ -34,6 +34,11 @@ struct StreamHistory: Sendable {
         ordered.filter { $0.sequence > sequence }.map { ($0.sequence, $0.event) }
     }
 
+    /// The event numbered `sequence`, if it is still kept.
+    func event(numbered sequence: UInt64) -> String? {
+        entries.first { $0.sequence == sequence }?.event
+    }
+
     /// Drops what is older than ``retention`` at `now`.
     mutating func expire(before now: ContinuousClock.Instant) {
         let kept = ordered.filter { now - $0.at < Self.retention }

@@ -20,75 +20,6 @@ package final class StreamHub: Sendable {
         package var intervalMilliseconds: Int
     }
 
-    /// One SSE client's inbox: events are queued, and its writer told when the inbox was empty.
-    ///
-    /// A client that falls behind is never buffered without bound: past ``maxQueued``
-    /// events it keeps only the latest event of each of its topics (its pairs), and
-    /// ``laggingSince`` says since when; its writer ends it after ``maxLag``.
-    final class Subscriber: Sendable {
-        /// Tells the writer events are waiting: called once per batch, when the first of them comes.
-        private let ready: @Sendable () -> Void
-        private let inbox = Lock(Inbox())
-        /// Events queued in full before the inbox keeps only the latest per topic.
-        static let maxQueued = 256
-        /// How long a client may stay behind before it is cut off with a final `event: error`.
-        static let maxLag: Duration = .seconds(10)
-
-        private struct Inbox {
-            var events: [String] = []
-            /// Past the bound: the latest event of each topic, with its number (to keep their order).
-            var latest: [TopicKey: (sequence: UInt64, event: String)] = [:]
-            /// The inbox went past its bound since the last take.
-            var overflowed = false
-            /// Since when every take found the inbox past its bound.
-            var laggingSince: ContinuousClock.Instant?
-            /// The writer was told of what waits and has not taken it yet.
-            var told = false
-        }
-
-        /// - Parameter ready: tells its writer that events wait; not called again until they are taken.
-        init(ready: @escaping @Sendable () -> Void) {
-            self.ready = ready
-        }
-
-        func deliver(_ event: String, sequence: UInt64, topic: TopicKey) {
-            let tell = inbox.withLock { inbox in
-                if !inbox.overflowed, inbox.events.count < Self.maxQueued {
-                    inbox.events.append(event)
-                } else {
-                    inbox.overflowed = true
-                    if inbox.laggingSince == nil { inbox.laggingSince = .now }
-                    inbox.latest[topic] = (sequence, event)
-                }
-                defer { inbox.told = true }
-                return !inbox.told
-            }
-            if tell { ready() }
-        }
-
-        /// The queued events, oldest first: those queued in full, then, if the inbox went
-        /// past its bound, the latest of each topic. A take that finds the inbox within its
-        /// bound means the client caught up, and ends its lag.
-        func take() -> [String] {
-            inbox.withLock { inbox in
-                var taken = inbox.events
-                if inbox.overflowed { taken += inbox.latest.values.sorted { $0.sequence < $1.sequence }.map(\.event) }
-                if !inbox.overflowed { inbox.laggingSince = nil }
-                inbox.events = []
-                inbox.latest = [:]
-                inbox.overflowed = false
-                inbox.told = false
-                return taken
-            }
-        }
-
-        /// Since when the client has been behind, if it is behind now: its inbox is past its
-        /// bound, and was at every take since then.
-        var behindSince: ContinuousClock.Instant? {
-            inbox.withLock { $0.overflowed ? $0.laggingSince : nil }
-        }
-    }
-
     private struct Topic {
         var id: Int
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
@@ -133,7 +64,7 @@ package final class StreamHub: Sendable {
     /// The feed that pushes a topic's events, when one does; the others tick.
     private let push: @Sendable (TopicKey) -> Push?
     /// What the topics' histories are kept on, and their tickers wait on.
-    private let clock: any PriceClock
+    let clock: any PriceClock
 
     /// - Parameters:
     ///   - tickerExecutor: where the topics' tickers run; tests give one of their own.
@@ -189,6 +120,10 @@ package final class StreamHub: Sendable {
                 backlog = fromFleet + topic.history.entries(after: fromFleet.last?.sequence ?? fleetResume)
             } else {
                 backlog = resume.map { topic.history.entries(after: $0) } ?? topic.history.newest.map { [$0] } ?? []
+            }
+            // A client with a rule resumes from the price of the event it names, if the topic still has it.
+            if let filter = subscriber.filter, fleetResume == nil, let resume, let anchor = topic.history.event(numbered: resume) {
+                filter.anchor(anchor, topic: key)
             }
             for entry in backlog { subscriber.deliver(entry.event, sequence: entry.sequence, topic: key) }
             state.topics[key] = topic

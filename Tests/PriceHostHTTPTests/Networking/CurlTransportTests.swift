@@ -52,6 +52,30 @@ struct CurlTransportTests {
         #expect(server.connectionCount <= 40)
     }
 
+    /// A webhook's POST: the body whole (a zero byte and past curl's 1 KiB `Expect: 100-continue` size included),
+    /// the request's headers, and the answer's status whatever it is.
+    @Test(.timeLimit(.minutes(5)))
+    func aPostSendsItsBodyAndHeaders() async throws {
+        let received = LockedBox<[LoopbackHTTPServer.Request]>([])
+        let server = try LoopbackHTTPServer { request, _ in
+            received.update { $0.append(request) }
+            return .init(status: 500)
+        }
+        defer { server.stop() }
+        let body = Array("{\"a\":\"".utf8) + [0] + [UInt8](repeating: 0x62, count: 3000) + Array("\"}".utf8)
+        let response = try await CurlTransport().post(HTTPRequest(url: server.baseURL + "/hook", headers: [HTTPHeader("X-Pricehost-Signature", "sha256=ab")],
+                                                                  timeout: .seconds(10)), body: body)
+        #expect(response.status == 500)
+        let request = try #require(received.get().first)
+        #expect(request.method == "POST")
+        #expect(request.body == body)
+        #expect(request.headers["x-pricehost-signature"] == "sha256=ab")
+        #expect(request.headers["expect"] == nil)
+        await #expect(throws: ProviderError(.invalidRequest, "POST ftp://x/: not an absolute http or https URL")) {
+            try await CurlTransport().post(HTTPRequest(url: "ftp://x/"), body: [])
+        }
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func cancellingTheTaskEndsTheTransfer() async throws {
         let server = try LoopbackHTTPServer { _, _ in .misbehaving(.bytes([], holdOpen: 20)) }

@@ -32,7 +32,7 @@ struct ServeReloadTests {
         func loadConfig() -> Result<Config, ServeRefusal> {
             do {
                 let locator = ConfigLocator(explicitPath: configPath, environment: [:], currentDirectory: directory.path,
-                                            sections: [ServeSettings.self, SharedSection.self])
+                                            sections: [ServeSettings.self, SharedSection.self, WebhookSettings.self])
                 return .success(try locator.load())
             } catch {
                 return .failure(ServeRefusal(lines: [error.description]))
@@ -138,6 +138,18 @@ struct ServeReloadTests {
                 #expect(warned == !listenGiven)
                 #expect(state.current.config.serve.listen == ListenAddress(host: "127.0.0.1", port: 9999))
             }
+        }
+    }
+
+    @Test func changedWebhooksAreNamedAsWaitingForARestart() async throws {
+        try await TemporaryDirectory.with { directory in
+            let (state, reload, assembly, lines) = try Self.serving(#"{"plugins": []}"#, in: directory)
+            try assembly.write(#"{"plugins": []}"#)
+            #expect(reload.reload(state, listeningOn: Self.address))
+            #expect(!lines.all.contains { $0.contains("webhooks changed") })
+            try assembly.write(#"{"plugins": [], "webhooks": [{"url": "http://127.0.0.1:9/h", "asset": "BTC"}]}"#)
+            #expect(reload.reload(state, listeningOn: Self.address))
+            #expect(lines.all.contains { $0.contains("webhooks changed in \(assembly.configPath); the webhooks go on as they started until pricehost restarts") })
         }
     }
 }

@@ -8,7 +8,8 @@ struct CommandDeclarationTests {
     /// `watch --record` and `history` (the quote store), `--max-age` (issue 37).
     static let optionsBefore: [String: Set<String>] = [
         "fetch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--max-age", "--allow-insecure-plugins"],
-        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--max-age", "--interval", "--ticks", "--stream", "--record", "--allow-insecure-plugins"],
+        "watch": ["--config", "--format", "--provider", "--asset", "--currency", "--aggregate", "--interval", "--ticks", "--stream", "--record",
+                  "--deviation-bps", "--heartbeat", "--max-age", "--allow-insecure-plugins"],
         "history": ["--config", "--asset", "--provider", "--aggregate", "--currency", "--interval", "--from", "--to", "--fill", "--at", "--twap", "--format"],
         "serve": ["--config", "--listen", "--allow-insecure-plugins"],
         "providers": ["--config", "--format", "--allow-insecure-plugins"],
@@ -91,6 +92,12 @@ struct CommandDeclarationTests {
         (["fetch", "--conformance", "--asset", "BTC"], "option --conformance does not apply to 'fetch'"),
         (["watch", "--asset", "BTC", "--ticks", "0"], "--ticks must be a whole number from 1 to 1000000, not '0'"),
         (["watch", "--interval", "5"], "watch needs --asset CODE (or a list: --asset BTC,ETH)"),
+        (["watch", "--asset", "BTC", "--deviation-bps", "25"], "--deviation-bps needs --stream: it says which pushed updates are printed"),
+        (["watch", "--asset", "BTC", "--stream", "--deviation-bps", "-1"], "--deviation-bps must be a number of basis points from 0 to 10000, not '-1'"),
+        (["watch", "--asset", "BTC", "--stream", "--heartbeat", "0.5s"],
+         "--heartbeat must be a duration from 1s to 24h, a number with s, m, h or ms (e.g. 60s, 1.5m; a bare number is seconds), not '0.5s'"),
+        (["watch", "--asset", "BTC", "--stream", "--max-age", "30x"],
+         "--max-age must be a duration from 1ms to 8760h, a number with s, m, h or ms (e.g. 60s, 1.5m; a bare number is seconds), not '30x'"),
         (["fetch", "--asset", "BTC", "--aggregate", "mean"], "--aggregate takes median, not 'mean'"),
         (["fetch", "--asset", "BTC", "--provider", "a,a"], "--provider names 'a' twice"),
         (["check", "--plugin="], "--plugin needs a path"),
@@ -123,9 +130,9 @@ struct CommandDeclarationTests {
         pricehost: a plugin-based price engine
 
         USAGE
-          pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--max-age AGE] [--format text|json|csv]
-          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--max-age AGE] [--format json|csv|text] [--record]
-          pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median] [--record]
+          pricehost fetch --asset CODE[,CODE...] [--provider NAME[,NAME...]] [--currency CODE] [--max-age DURATION] [--format text|json|csv]
+          pricehost watch --asset CODE[,CODE...] [--interval SECONDS (0.1 to 86400)] [--ticks N] [--provider NAME[,NAME...]] [--max-age DURATION] [--format json|csv|text] [--record]
+          pricehost watch --asset CODE[,CODE...] --stream [--ticks N] [--provider NAME[,NAME...]] [--format json|csv|text] [--aggregate median] [--record] [--deviation-bps BPS] [--heartbeat DURATION] [--max-age DURATION]
           pricehost serve [--listen HOST:PORT (default 127.0.0.1:8480)]   HTTP: GET / (a board), /v1/prices, /v1/stream, /v1/history, /v1/candles, /v1/price, /v1/twap, /v1/board, POST / (Chainlink), /metrics, /healthz, /readyz
           pricehost history --asset CODE [--provider NAME] [--aggregate median] [--currency CODE] [--interval 1m|5m|15m|1h|4h|1d] [--from TIME] [--to TIME] [--fill previous] [--format text|json|csv]
           pricehost history --asset CODE --at TIME [--provider NAME] [--aggregate median] [--format text|json|csv]   the last price at or before TIME
@@ -148,8 +155,9 @@ struct CommandDeclarationTests {
                             assets.CODE.providers) and print the median, min, max and spread; a median of
                             one source comes with a warning saying why the others failed; (history) the
                             medians serve and watch --record kept
-          --max-age AGE     (fetch, watch) refuse a quote older than AGE (30s, 500ms, 2m, 1h), to the
-                            millisecond from the venue's time; that asset fails with a line naming its age
+          --max-age DURATION  (fetch, watch) refuse a quote older than DURATION (30s, 500ms, 1.5m, 1h), to the
+                            millisecond from the venue's time: the asset fails with a line naming its age;
+                            (watch --stream) the pair is said to be stale, once until a fresh price
           --allow-insecure-plugins
                             load plugin files others could replace (local development only)
           --stream          print each price as the venues' WebSocket feeds push it, instead of polling every --interval

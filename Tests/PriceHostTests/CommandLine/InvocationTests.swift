@@ -1,4 +1,5 @@
 @testable import PriceHost
+import PriceHostCore
 import Testing
 
 struct InvocationTests {
@@ -79,5 +80,25 @@ extension Invocation {
     var isVersion: Bool {
         if case .version = self { return true }
         return false
+    }
+}
+
+extension InvocationTests {
+    @Test func watchStreamTakesItsDeliveryRule() throws {
+        let watch = try #require(try Self.parse(["watch", "--asset", "BTC", "--stream", "--deviation-bps", "25", "--heartbeat", "60s", "--max-age", "1.5m"],
+                                                as: WatchCommand.self))
+        #expect(watch.delivery == DeliveryRule(deviationBps: 25, heartbeat: .seconds(60)))
+        // --max-age is fetch's and polling watch's too: it is kept with the quote options, and the stream's rule takes it from there.
+        #expect(watch.quotes.maxAgeMilliseconds == 90_000)
+    }
+
+    @Test(arguments: [("60s", 60_000), ("60", 60_000), ("1.5m", 90_000), ("2h", 7_200_000), ("250ms", 250), ("0.001s", 1), ("0s", 0)])
+    func aDurationFlagTakesAUnit(text: String, milliseconds: Int) {
+        #expect(DurationOption.parse(text) == .milliseconds(milliseconds))
+    }
+
+    @Test(arguments: ["", "s", "-1s", "1.5ms", "1.0001s", "60x", "1d", "ms", " 60s"])
+    func aDurationFlagRefusesWhatIsNotOne(text: String) {
+        #expect(DurationOption.parse(text) == nil)
     }
 }

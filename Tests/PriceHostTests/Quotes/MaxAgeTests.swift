@@ -1,4 +1,5 @@
 import Foundation
+@testable import PriceHost
 @testable import PriceHostCore
 import ProviderABI
 import Testing
@@ -48,13 +49,17 @@ struct MaxAgeTests {
         #expect(failure.message.contains("quote for BTC-USD is 60 s old (from 1970-01-01T00:00:00Z); maxAgeSeconds is 59.999 s"), "\(failure)")
     }
 
-    @Test(arguments: [("30s", 30_000), ("500ms", 500), ("2m", 120_000), ("1h", 3_600_000), ("1d", 86_400_000), ("30", 30_000), ("0.25", 250)])
-    func durationsWithTheirUnitAreRead(text: String, milliseconds: Int) {
-        #expect(Durations.milliseconds(withUnit: text) == milliseconds)
+    @Test(arguments: [("30s", 30_000), ("500ms", 500), ("2m", 120_000), ("1.5m", 90_000), ("1h", 3_600_000), ("30", 30_000), ("0.25", 250)])
+    func maxAgeTakesADurationWithItsUnit(text: String, milliseconds: Int) throws {
+        var options = QuoteOptions()
+        try QuoteOptions.maxAge.apply(&options, text)
+        #expect(options.maxAgeMilliseconds == milliseconds)
     }
 
-    @Test(arguments: ["", "s", "30x", "-1s", "1.5s", "30 s", "99999999999999h", "366d"])
-    func otherTextIsNoDuration(text: String) {
-        #expect(Durations.milliseconds(withUnit: text) == nil)
+    @Test(arguments: ["", "s", "30x", "-1s", "30 s", "1d", "0s", "9000h"])
+    func maxAgeRefusesWhatIsNoDurationAboveZero(text: String) {
+        var options = QuoteOptions()
+        #expect(throws: UsageError.self) { try QuoteOptions.maxAge.apply(&options, text) }
+        #expect(options.maxAgeMilliseconds == nil)
     }
 }

@@ -13,7 +13,8 @@ import PriceHostCore
 /// | 2 | the fleet's Redis client (with `shared`) | ``SharedFleet/shutdown()`` of every fleet still served |
 /// | 3 | the feeds (providers with `"stream": true`) | ``QuoteFeeds/stop()`` |
 /// | 4 | the SSE hub's tickers | ``StreamHub/stop()`` |
-/// | 5 | the listener and its connections | ``ServeServer/drain(within:)`` |
+/// | 5 | the webhooks (`webhooks`), clients of the hub | ``Webhooks/stop()``: posts in flight are cancelled |
+/// | 6 | the listener and its connections | ``ServeServer/drain(within:)`` |
 ///
 /// The group stops them in the reverse order: requests in flight finish while the feeds and
 /// the fleet still work; then the tickers, the feeds and Redis go; the store writes the last
@@ -35,6 +36,8 @@ package final class ServeApplication: Sendable {
         package var stopsChildren = false
         /// Told the address once the server listens (tests; the log line says it to people).
         package var listening: @Sendable (ListenAddress) -> Void = { _ in }
+        /// What the webhooks post with (the executable's libcurl transport); without one, `webhooks` are refused.
+        package var webhookPoster: (any WebhookPoster)?
 
         package init(listen: ListenAddress?, environment: [String: String], diagnostics: Diagnostics) {
             self.listen = listen
@@ -71,8 +74,12 @@ package final class ServeApplication: Sendable {
     /// Serves until SIGTERM or SIGINT; SIGHUP reloads.
     package func run() async -> Outcome {
         let diagnostics = options.diagnostics
-        if let problem = config.serve.tokenProblem ?? config.sharedProblem {
+        if let problem = config.serve.tokenProblem ?? config.sharedProblem ?? config.webhooks.secretProblem {
             diagnostics.error(ConfigError(path: config.path, reason: problem.description).description)
+            return .refused
+        }
+        if !config.webhooks.hooks.isEmpty, options.webhookPoster == nil {
+            diagnostics.error("webhooks: this serve has no HTTP client to post with")
             return .refused
         }
         let store: ServeStore
@@ -140,6 +147,7 @@ package final class ServeApplication: Sendable {
         let diagnostics = options.diagnostics, drainLimit = options.drainLimit
         let hub = StreamHub(source: ServeStreamSource(state: state, metrics: metrics), clock: options.clock)
         let log = RequestLog(metrics: metrics, diagnostics: diagnostics)
+        let webhooks = Webhooks(metrics: metrics.webhooks), options = options, config = config
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, log: log, openConnections: { server.openConnectionCount })
         let children: [any Service] = options.stopsChildren ? [ServiceStep("child processes") {
             let killed = await DetachedThread.run { ChildReaper.stopAll(within: .seconds(1)) }
@@ -154,6 +162,11 @@ package final class ServeApplication: Sendable {
             ServiceStep("the fleet's Redis client") { state.current.fleet?.shutdown() },
             ServiceStep("the feeds") { await state.current.feeds?.stop() },
             ServiceStep("the stream hub") { hub.stop() },
+            ServiceStep("the webhooks", run: { () throws(ServiceError) in
+                if let poster = options.webhookPoster {
+                    webhooks.start(config.webhooks, defaultCurrency: config.defaultCurrency, hub: hub, poster: poster, clock: options.clock)
+                }
+            }, shutdown: { await webhooks.stop() }),
             ServiceStep("the listener", run: { () throws(ServiceError) in
                 // Answered requests are counted by the router's middleware; those the transport refused, here.
                 let started = server.start(handler: { router.answer($0) }, finished: { request, route, status, milliseconds in

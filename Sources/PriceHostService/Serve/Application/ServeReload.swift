@@ -5,7 +5,7 @@ import PriceHostStore
 /// serving from memory with a warning, as `watch` does; a config that cannot be used is
 /// refused in one line and the previous generation keeps serving. The same Redis keeps
 /// its client; another one gets a new client, and the old one is shut down once replaced.
-/// The quote store is opened once, at start: a changed `store` section is warned about.
+/// The quote store is opened once, at start: a changed `store` section is warned about; so are changed `webhooks`.
 package struct ServeReload: Sendable {
     let assembly: any ServeAssembly
     let metrics: ServeMetrics
@@ -51,6 +51,9 @@ package struct ServeReload: Sendable {
         if config.section(StoreSection.self) != previous.config.section(StoreSection.self) {
             let kept = metrics.store.store.map { "the store stays \($0.settings.location) as it was" } ?? "the store stays as it was"
             diagnostics.warning("store changed in \(config.path); \(kept) until pricehost restarts")
+        }
+        if config.webhooks != previous.config.webhooks {
+            diagnostics.warning("webhooks changed in \(config.path); the webhooks go on as they started until pricehost restarts")
         }
         state.replace(with: next)
         for (path, identity) in next.identities.sorted(by: { $0.key < $1.key }) where previous.identities[path].map({ $0 != identity }) == true {

@@ -17,6 +17,8 @@ struct ServeQuery: Sendable, Equatable {
     package var aggregateMedian = false
     /// `interval` (streams), in milliseconds.
     package var intervalMilliseconds = 5_000
+    /// `deviationBps`, `heartbeatSeconds`, `maxAgeSeconds` (streams).
+    package var rule = DeliveryRule()
     /// `minutes` (history): how far back, 1 to ``QuoteHistory/maximumMinutes``.
     package var minutes = 15
     /// `maxAgeSeconds`: the client's own limit on a quote's age, in milliseconds.
@@ -24,6 +26,9 @@ struct ServeQuery: Sendable, Equatable {
 
     /// `maxAgeSeconds` as the quote service takes it.
     var maxAge: MaxAge? { maxAgeMilliseconds.map { MaxAge(milliseconds: $0, name: "maxAgeSeconds") } }
+
+    /// The parameters of a client's delivery rule (`/v1/stream`).
+    static let deliveryParameters = ["deviationBps", "heartbeatSeconds", "maxAgeSeconds"]
 
     /// The most assets one request may ask for.
     static let maxAssets = 100
@@ -65,11 +70,23 @@ struct ServeQuery: Sendable, Equatable {
                     throw Problem(message: "minutes must be a whole number from 1 to \(maximumMinutes), not \(JSONValue.quoted(value))")
                 }
                 query.minutes = minutes
+            case "deviationBps":
+                guard let bps = DeliveryRule.bps(value) else {
+                    throw Problem(message: "deviationBps must be a number of basis points from 0 to 10000, not \(JSONValue.quoted(value))")
+                }
+                query.rule.deviationBps = bps
+            case "heartbeatSeconds":
+                guard let heartbeat = DeliveryRule.seconds(value, in: DeliveryRule.heartbeatRange) else {
+                    throw Problem(message: "heartbeatSeconds must be a number of seconds from 1 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")
+                }
+                query.rule.heartbeat = heartbeat
             case "maxAgeSeconds":
+                // /v1/prices refuses an older quote; /v1/stream says its pair is stale instead (the same limit).
                 guard let milliseconds = Durations.milliseconds(value), milliseconds > 0 else {
                     throw Problem(message: "maxAgeSeconds must be a number of seconds above 0, up to 999999 (at most 3 decimals), not \(JSONValue.quoted(value))")
                 }
                 query.maxAgeMilliseconds = milliseconds
+                query.rule.maxAge = .milliseconds(milliseconds)
             default: // interval
                 guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {
                     throw Problem(message: "interval must be a number of seconds from 0.1 to 86400 (at most 3 decimals), not \(JSONValue.quoted(value))")

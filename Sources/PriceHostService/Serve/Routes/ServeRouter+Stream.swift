@@ -3,17 +3,19 @@ import PriceHostCore
 import ProviderABI
 
 extension ServeRouter {
-    /// `GET /v1/stream?asset=BTC,ETH[&interval=5][&currency=EUR][&provider=a,b]`: Server-Sent Events,
+    /// `GET /v1/stream?asset=BTC,ETH[&interval=5][&currency=EUR][&provider=a,b][&deviationBps=25][&heartbeatSeconds=60][&maxAgeSeconds=30]`: Server-Sent Events,
     /// one `data:` line per quote per tick, `event: error` for a failure, each with an `id:`; a
     /// comment heartbeat after `serve.heartbeatSeconds` (15) of silence. Clients of one asset share
     /// its fetch; one that reconnects with `Last-Event-ID` first gets the events it missed (60 s).
     ///
     /// A `Last-Event-ID` the fleet may have given is checked against the fleet's epoch, and its
     /// missed events read from Redis, on the cooperative pool (``ServeReply/later(_:)``) before the stream starts.
+    ///
+    /// `deviationBps`, `heartbeatSeconds` and `maxAgeSeconds` give the client a ``DeliveryRule`` of its own (``DeliveryFilter``).
     package func stream(_ request: ServeRequest, _ generation: ServeGeneration) -> ServeReply {
         let query: ServeQuery
         do {
-            query = try ServeQuery.parse(request.query, allowed: ["asset", "interval", "currency", "provider"])
+            query = try ServeQuery.parse(request.query, allowed: ["asset", "interval", "currency", "provider"] + ServeQuery.deliveryParameters)
         } catch {
             return .response(.error(400, error.message), route: "stream")
         }
@@ -26,7 +28,7 @@ extension ServeRouter {
             StreamHub.TopicKey(asset: asset, currency: currency, providers: query.providers, intervalMilliseconds: query.intervalMilliseconds)
         }
         let lastEventID = request.header("last-event-id")
-        let plan = StreamPlan(topics: topics, lastEventID: lastEventID, hub: hub, metrics: metrics)
+        let plan = StreamPlan(topics: topics, lastEventID: lastEventID, rule: query.rule, hub: hub, metrics: metrics)
         // The fleet's epoch, once known, is compared without waiting. The hub's own epoch is no guide: the fleet's may be
         // the same millisecond (an instance that made both at its start), and an id of the fleet's is resumed from the fleet.
         guard let asked = lastEventID.flatMap(EventID.init(parsing:)), let feeds = generation.feeds,
