@@ -1,4 +1,3 @@
-import Glibc
 import PriceHostCore
 
 /// What the writer's thread does with each batch: one transaction that adds the quotes and updates
@@ -128,28 +127,6 @@ final class StoreWriter: StoreWriting {
         } catch {
             rollBack()
             throw error
-        }
-    }
-
-    /// Lets a thread waiting for the writer's core have it, every ``slice`` of a batch's work.
-    ///
-    /// A batch is a burst of a millisecond or more; the scheduler lets a running thread finish its slice
-    /// before a thread that wakes on its core (a stream's, with a price to pass on) runs, so the stream's
-    /// p99 rose by the burst. A yield lets the waiting thread run, and costs a system call when none waits.
-    /// Not a lower priority: that starved the writer under load, and the crash promise (a second at most
-    /// lost) needs it to keep up (BENCHMARKS.md).
-    struct BatchTurn {
-        static let slice: Duration = .microseconds(50)
-        private var since = ContinuousClock.now
-
-        /// Yields once `slice` has passed since the last yield.
-        mutating func step() {
-            if ContinuousClock.now - since >= Self.slice { yield() }
-        }
-
-        mutating func yield() {
-            sched_yield()
-            since = .now
         }
     }
 
