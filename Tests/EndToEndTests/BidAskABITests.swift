@@ -54,9 +54,11 @@ struct BidAskABITests {
     }
 
     @Test(arguments: [
-        ([#"BID="1e5""#, #"ASK="2""#], #"book: plugin returned a bid that is not a decimal number: "1e5""#),
-        ([#"BID="1""#, #"ASK="""#], #"book: plugin returned an ask that is not a decimal number: """#),
-        ([#"BID=" 1""#], #"book: plugin returned a bid that is not a decimal number: " 1""#),
+        ([#"BID="1e5""#, #"ASK="2""#], #"book: plugin returned a bid that is not a decimal price above zero: "1e5""#),
+        ([#"BID="1""#, #"ASK="""#], #"book: plugin returned an ask that is not a decimal price above zero: """#),
+        ([#"BID=" 1""#], #"book: plugin returned a bid that is not a decimal price above zero: " 1""#),
+        ([#"BID="0""#, #"ASK="2""#], #"book: plugin returned a bid that is not a decimal price above zero: "0""#),
+        ([#"BID="1""#, #"ASK="-2""#], #"book: plugin returned an ask that is not a decimal price above zero: "-2""#),
     ])
     func aMalformedBidOrAskFailsTheQuoteNamingIt(defines: [String], message: String) throws {
         let plugin = try Sandbox.testPlugin(defines + [#"PROVIDER="book""#], name: "libBadBook.so")

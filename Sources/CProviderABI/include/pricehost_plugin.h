@@ -110,15 +110,15 @@ typedef struct ph_quote {
 
     /**
      * The venue's best bid: decimal text by the rule of `amount` (what
-     * check_amount accepts), as the venue wrote it, e.g. "64000.09"; NULL =
-     * unknown, the venue gave none. Answers write it as they write amounts,
-     * without trailing zeros. A bid the host does not accept makes the whole
-     * quote an invalid response that names the field ("plugin returned a bid
-     * that is not a decimal number: \"1e5\""), as a bad amount does: the host
+     * check_amount accepts) and above zero, as the venue wrote it, e.g.
+     * "64000.09"; NULL = unknown, the venue gave none (an empty book is NULL,
+     * not "0"). Answers write it as they write amounts, without trailing
+     * zeros. A bid the host does not accept makes the whole quote an invalid
+     * response that names the field ("plugin returned a bid that is not a
+     * decimal price above zero: \"1e5\""), as a bad amount does: the host
      * neither drops the bid silently nor keeps the price without it. In a
-     * stream's quote (ph_stream_sink.quote) the rule is the stream's: a
-     * decimal above zero, and a quote with a bad bid is dropped, as one with
-     * a bad amount is.
+     * stream's quote (ph_stream_sink.quote) a quote with a bad bid is
+     * dropped, as one with a bad amount is.
      */
     const char *bid;
     /** The venue's best ask; as `bid`. */

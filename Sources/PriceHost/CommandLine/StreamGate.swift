@@ -31,15 +31,16 @@ final class StreamGate: Sendable {
     /// An update of `key` (named `label` in a warning): printed if the rule selects it.
     func offer(_ key: String, label: String, amount: Decimal, timestamp: Date, line: String, recording stored: StoredQuote) {
         let now = clock.now
-        let (arm, decision) = series.withLock { series -> (Bool, DeliveryPair.Decision) in
+        // Decided and printed under the lock: a heartbeat on the clock's thread never prints an older line after a newer one.
+        let arm = series.withLock { series -> Bool in
             let isNew = series[key] == nil
             var entry = series[key] ?? Series(delivery: DeliveryPair(since: now))
             entry.latest = (line, amount, timestamp, stored)
             let decision = entry.delivery.offer(amount, at: timestamp, rule: rule, now: now, wallNow: clock.wallNow)
             series[key] = entry
-            return (isNew, decision)
+            act(decision, key: key, label: label, line: line, stored: stored)
+            return isNew
         }
-        act(decision, key: key, label: label, line: line, stored: stored)
         if arm { armHeartbeat(key, label: label, at: now) }
     }
 
@@ -61,16 +62,15 @@ final class StreamGate: Sendable {
 
     /// Prints `key`'s latest line again if nothing was printed for it since; returns when the next heartbeat is timed from.
     private func heartbeatTimerFired(_ key: String, label: String, at now: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        let (due, last) = series.withLock { series -> ((DeliveryPair.Decision, String, StoredQuote)?, ContinuousClock.Instant) in
-            guard var entry = series[key] else { return (nil, now) }
+        series.withLock { series -> ContinuousClock.Instant in
+            guard var entry = series[key] else { return now }
             defer { series[key] = entry }
-            guard entry.delivery.heartbeatDue(rule, at: now) else { return (nil, entry.delivery.lastDeliveredAt) }
-            guard let latest = entry.latest else { return (nil, now) }
+            guard entry.delivery.heartbeatDue(rule, at: now) else { return entry.delivery.lastDeliveredAt }
+            guard let latest = entry.latest else { return now }
             let decision = entry.delivery.offer(latest.amount, at: latest.timestamp, rule: rule, heartbeat: true, now: now, wallNow: clock.wallNow)
-            return ((decision, latest.line, latest.stored), now)
+            act(decision, key: key, label: label, line: latest.line, stored: latest.stored)
+            return now
         }
-        if let (decision, line, stored) = due { act(decision, key: key, label: label, line: line, stored: stored) }
-        return last
     }
 
     /// Cancels every heartbeat.

@@ -53,9 +53,10 @@ enum PluginAnswer {
                 return failure(.invalidResponse, "plugin returned an amount that is not a decimal number: \(JSONValue.quoted(amountText))")
             }
             let bidAsk: (bid: Decimal?, ask: Decimal?)
-            switch QuoteSides.read(copy, size: size, accepts: DecimalAmount.parse(_:)) {
+            // A side's rule is a feed's: a decimal above zero (an empty book is NULL, not "0").
+            switch QuoteSides.read(copy, size: size, accepts: QuoteSides.positive(_:)) {
             case .success(let sides): bidAsk = sides
-            case .failure(let bad): return failure(.invalidResponse, "plugin returned \(bad.named) that is not a decimal number: \(JSONValue.quoted(bad.text))")
+            case .failure(let bad): return failure(.invalidResponse, "plugin returned \(bad.named) that is not a decimal price above zero: \(JSONValue.quoted(bad.text))")
             }
             let timestamp = copy.timestamp_ms == 0 ? Date() : Date(timeIntervalSince1970: TimeInterval(copy.timestamp_ms) / 1000)
             guard ISO8601Timestamp.isValid(timestamp) else {

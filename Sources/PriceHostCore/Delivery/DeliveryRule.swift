@@ -38,7 +38,7 @@ package struct DeliveryRule: Sendable, Equatable {
         return value
     }
 
-    /// Reads `heartbeatSeconds`' or `maxAgeSeconds`' text: seconds with at most 3 decimals, in `range` (milliseconds).
+    /// Reads `heartbeatSeconds`' text: seconds with at most 3 decimals, in `range` (milliseconds).
     package static func seconds(_ text: String, in range: ClosedRange<Int>) -> Duration? {
         guard let milliseconds = Durations.milliseconds(text), range.contains(milliseconds) else { return nil }
         return .milliseconds(milliseconds)
@@ -46,6 +46,4 @@ package struct DeliveryRule: Sendable, Equatable {
 
     /// `heartbeatSeconds`: 1 s to a day, in milliseconds.
     package static let heartbeatRange = 1_000...86_400_000
-    /// `maxAgeSeconds`: 0 to a day, in milliseconds.
-    package static let maxAgeRange = 0...86_400_000
 }

@@ -6,7 +6,9 @@ import Synchronization
 /// The real transport: libcurl's C API, `dlopen`ed on the first request.
 ///
 /// - One ``CurlEventLoop`` (a multi handle and its thread) serves every request
-///   of the process, so connections, TLS sessions and DNS answers are reused.
+///   made through one transport, so connections, TLS sessions and DNS answers are reused:
+///   the providers' transport, and serve's webhooks' own (`CurlWebhookPoster`), so that a
+///   slow endpoint never holds a provider's request.
 /// - The body cap holds while the bytes arrive: a `Content-Length` over it is
 ///   refused before the body is read, and the write callback stops the transfer
 ///   the moment the (decoded) body would pass it.

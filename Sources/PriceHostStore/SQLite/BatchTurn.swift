@@ -24,11 +24,6 @@ struct BatchTurn {
         if now - since >= Self.slice { yield(at: now) }
     }
 
-    /// Yields now, while the batch is within its budget (before its commit).
-    mutating func yield() {
-        yield(at: .now)
-    }
-
     private mutating func yield(at now: ContinuousClock.Instant) {
         guard now - started < Self.budget else { return }
         sched_yield()

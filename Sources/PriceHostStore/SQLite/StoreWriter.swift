@@ -121,7 +121,6 @@ final class StoreWriter: StoreWriting {
                 upsert.bind(8, candle.count); upsert.bind(9, candle.openTimestamp); upsert.bind(10, candle.closeTimestamp)
                 try upsert.step()
             }
-            turn.yield()
             try connection.execute("COMMIT")
             return written
         } catch {

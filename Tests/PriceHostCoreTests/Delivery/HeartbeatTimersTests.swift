@@ -1,3 +1,4 @@
+import Foundation
 @testable import PriceHostCore
 import PriceHostTesting
 import Testing
@@ -28,5 +29,38 @@ struct HeartbeatTimersTests {
         // Stopped: nothing is armed again.
         timers.arm("ETH", from: clock.now) { $0 }
         #expect(clock.pendingTimers == 0)
+    }
+
+    /// A test clock whose first timer already due fires at once, inside `schedule`: as a system timer on
+    /// another thread can fire, and arm the next, before `arm` has stored it.
+    final class EagerClock: PriceClock {
+        let base = TestClock()
+        private let firedOnce = LockedBox(false)
+        var now: ContinuousClock.Instant { base.now }
+        var wallNow: Date { base.wallNow }
+        func sleep(until deadline: ContinuousClock.Instant) async throws { try await base.sleep(until: deadline) }
+        func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
+            guard deadline <= base.now, !firedOnce.get() else { return base.schedule(at: deadline, action) }
+            firedOnce.update { $0 = true }
+            action()
+            return ClockTimer {}
+        }
+    }
+
+    @Test func aTimerThatFiresBeforeItsArmingIsStoredDoesNotCancelTheNext() {
+        let clock = EagerClock()
+        let timers = HeartbeatTimers<String>(clock: clock, heartbeat: .seconds(60))
+        let fired = LockedBox(0)
+        // Due at once: it fires inside schedule and arms the next, 60 s on; the first arm, storing its spent
+        // timer afterwards, must not replace (and cancel) that next one.
+        timers.arm("BTC", from: clock.now - .seconds(60)) { now in
+            fired.update { $0 += 1 }
+            return now
+        }
+        #expect(fired.get() == 1)
+        #expect(clock.base.pendingTimers == 1)
+        clock.base.advance(by: .seconds(60))
+        #expect(fired.get() == 2)
+        timers.stop()
     }
 }

@@ -8,8 +8,8 @@ struct QuoteQualityJSONTests {
     let stamped = Date(timeIntervalSince1970: 1_763_640_000)
 
     @Test func everyMemberKnownComesInItsOrderWithAmountsAsText() throws {
-        var quote = Quote(asset: "BTC", currency: "USD", amount: try #require(Decimal(string: "91234.50")), provider: "kraken",
-                          timestamp: stamped, bid: try #require(Decimal(string: "91234.40")), ask: try #require(Decimal(string: "91234.6000")))
+        var quote = Quote(asset: "BTC", currency: "USD", amount: try #require(DecimalAmount.parse("91234.50")), provider: "kraken",
+                          timestamp: stamped, bid: DecimalAmount.parse("91234.40"), ask: DecimalAmount.parse("91234.6000"))
         quote.status = .stale
         #expect(QuoteFormatter.json(quote, at: stamped.addingTimeInterval(61.234)) == #"{"asset":"BTC","currency":"USD","amount":"91234.5","#
             + #""provider":"kraken","timestamp":"2025-11-20T12:00:00Z","bid":"91234.4","ask":"91234.6","status":"stale","ageMs":61234}"#)

@@ -147,7 +147,7 @@ package final class ServeApplication: Sendable {
         let diagnostics = options.diagnostics, drainLimit = options.drainLimit
         let hub = StreamHub(source: ServeStreamSource(state: state, metrics: metrics), clock: options.clock)
         let log = RequestLog(metrics: metrics, diagnostics: diagnostics)
-        let webhooks = Webhooks(metrics: metrics.webhooks), options = options, config = config
+        let webhooks = Webhooks(metrics: metrics.webhooks, warn: { diagnostics.warning($0) }), options = options, config = config
         let router = ServeRouter(state: state, metrics: metrics, hub: hub, log: log, openConnections: { server.openConnectionCount })
         let children: [any Service] = options.stopsChildren ? [ServiceStep("child processes") {
             let killed = await DetachedThread.run { ChildReaper.stopAll(within: .seconds(1)) }

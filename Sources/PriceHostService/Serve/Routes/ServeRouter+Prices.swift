@@ -28,17 +28,17 @@ extension ServeRouter {
         let service = generation.service
         let maxAge = query.maxAge
         if !query.aggregateMedian, let cached = service.cachedQuotes(routes, currency: currency, maxAge: maxAge) {
-            return .response(Self.prices(query, currency: currency, routed: routed, quotes: cached, at: Date()), route: "prices")
+            return .response(Self.prices(query, currency: currency, routed: routed, quotes: cached, at: metrics.clock.wallNow), route: "prices")
         }
         return .later {
             if query.aggregateMedian {
                 let results = await service.aggregate(routes, currency: currency, maxAge: maxAge).map(\.result)
                 let metrics = self.metrics
                 for case .success(let aggregate) in results { metrics.recordMedian(aggregate, receivedAt: metrics.clock.wallNow) }
-                return .response(Self.prices(query, currency: currency, routed: routed, aggregates: results, at: Date()), route: "prices")
+                return .response(Self.prices(query, currency: currency, routed: routed, aggregates: results, at: metrics.clock.wallNow), route: "prices")
             }
             let results = await service.fetch(routes, currency: currency, maxAge: maxAge)
-            return .response(Self.prices(query, currency: currency, routed: routed, quotes: results, at: Date()), route: "prices")
+            return .response(Self.prices(query, currency: currency, routed: routed, quotes: results, at: self.metrics.clock.wallNow), route: "prices")
         }
     }
 

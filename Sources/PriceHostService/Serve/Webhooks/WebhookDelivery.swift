@@ -1,4 +1,5 @@
 import ConcurrencyHelpers
+import FoundationEssentials
 import PriceHostCore
 import ProviderABI
 
@@ -33,14 +34,20 @@ package final class WebhookDelivery: Sendable {
     private let tasks = Lock<[Task<Void, Never>]>([])
     /// Where the two tasks run: by default Swift's global executor; tests give one of their own.
     private let executor: (any TaskExecutor)?
+    private let warn: @Sendable (String) -> Void
+    /// When a failed post was last said, so that a dead endpoint is one line a minute, not one an attempt.
+    private let lastWarned = Lock<ContinuousClock.Instant?>(nil)
 
     /// - Parameters:
     ///   - defaultCurrency: the currency when the hook names none.
     ///   - executor: where its tasks run; tests whose neighbours may hold the cooperative pool's threads give one of their own.
+    ///   - warn: says a failed post, at most once a minute.
     package init(_ hook: WebhookSettings.Hook, defaultCurrency: String, hub: StreamHub, poster: any WebhookPoster,
-                 clock: any PriceClock, metrics: WebhookMetrics, executor: (any TaskExecutor)? = nil) {
+                 clock: any PriceClock, metrics: WebhookMetrics, executor: (any TaskExecutor)? = nil,
+                 warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.hook = hook
         self.executor = executor
+        self.warn = warn
         topic = StreamHub.TopicKey(asset: hook.asset, currency: hook.currency ?? defaultCurrency, providers: nil,
                                    intervalMilliseconds: hook.intervalMilliseconds)
         self.hub = hub
@@ -58,7 +65,10 @@ package final class WebhookDelivery: Sendable {
     /// Subscribes to the hub and starts the two tasks; false when the hub has stopped.
     package func start() -> Bool {
         filter.start(topic)
-        guard hub.subscribe(subscriber, to: topic) else { return false }
+        guard hub.subscribe(subscriber, to: topic) else {
+            filter.stop()
+            return false
+        }
         let collecting = Task(executorPreference: executor) { [self] in await collect() }
         let posting = Task(executorPreference: executor) { [self] in await postQueued() }
         tasks.withLock { $0 = [collecting, posting] }
@@ -99,21 +109,31 @@ package final class WebhookDelivery: Sendable {
     }
 
     /// Posts `body` until it is answered 2xx, or ``retryLimit`` has passed since the first attempt.
-    private func post(_ body: [UInt8]) async {
-        var headers = [HTTPHeader("Content-Type", "application/json")]
-        if let secret = hook.secret {
-            headers.append(HTTPHeader("X-Pricehost-Signature", "sha256=" + HMACSHA256.hex(of: body, key: Array(secret.utf8))))
-        }
+    /// Each attempt's body has `ageMs` as of that attempt, and is signed as sent.
+    private func post(_ queued: [UInt8]) async {
         let first = clock.now
         var backoff = Self.firstBackoff
         while !Task.isCancelled {
-            let started = clock.now
-            let status = try? await poster.post(url: hook.url, headers: headers, body: body, timeout: Self.postTimeout)
-            metrics.attempted(in: clock.now - started)
-            if let status, (200..<300).contains(status) {
-                metrics.count(.delivered)
-                return
+            let body = Self.aged(queued, at: clock.wallNow)
+            var headers = [HTTPHeader("Content-Type", "application/json")]
+            if let secret = hook.secret {
+                headers.append(HTTPHeader("X-Pricehost-Signature", "sha256=" + HMACSHA256.hex(of: body, key: Array(secret.utf8))))
             }
+            let started = clock.now
+            let outcome: String
+            do {
+                let status = try await poster.post(url: hook.url, headers: headers, body: body, timeout: Self.postTimeout)
+                metrics.attempted(in: clock.now - started)
+                if (200..<300).contains(status) {
+                    metrics.count(.delivered)
+                    return
+                }
+                outcome = "answered \(status)"
+            } catch {
+                metrics.attempted(in: clock.now - started)
+                outcome = "\(error)"
+            }
+            warnOnce(outcome)
             let elapsed = clock.now - first
             guard elapsed < Self.retryLimit, !Task.isCancelled else {
                 if elapsed >= Self.retryLimit { metrics.count(.failed) }
@@ -123,6 +143,26 @@ package final class WebhookDelivery: Sendable {
             do { try await clock.sleep(for: min(backoff, Self.retryLimit - elapsed)) } catch { return }
             backoff = min(backoff * 2, Self.maximumBackoff)
         }
+    }
+
+    /// One line for a failed post, unless one was said in the last minute.
+    private func warnOnce(_ outcome: String) {
+        let now = clock.now
+        let due = lastWarned.withLock { last in
+            guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
+            last = now
+            return true
+        }
+        if due { warn("webhook \(hook.url): the POST \(outcome); retried with backoff for up to 10 minutes (said at most once a minute)") }
+    }
+
+    /// `body` with its `ageMs` (the last member, as every quote's JSON has it) as of `now`: a post retried, or a
+    /// heartbeat reposting an unchanged price, says how old the price is when it is sent, not when it was received.
+    static func aged(_ body: [UInt8], at now: Date) -> [UInt8] {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let fields = DeliveryFilter.quoteFields(of: text), let member = text.ranges(of: #","ageMs":"#).last else { return body }
+        let quote = Quote(asset: "", currency: "", amount: fields.amount, provider: "", timestamp: fields.timestamp)
+        return Array((text[..<member.lowerBound] + #","ageMs":"# + String(quote.ageMilliseconds(at: now)) + "}").utf8)
     }
 
     /// A quote event's JSON (the `data:` line's), as the POST's body; `nil` for `event: error` and the like.
