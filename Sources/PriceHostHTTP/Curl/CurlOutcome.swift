@@ -19,7 +19,7 @@ enum CurlOutcome {
                                   redirectURL: redirect))
         }
         let connected = curl.info(transfer.easy, double: Int32(CCURLINFO_CONNECT_TIME)) > 0
-        let failure = error(code: code, abort: transfer.abort, url: job.url, options: job.options,
+        let failure = error(code: code, abort: transfer.abort, method: job.method, url: job.url, options: job.options,
                             timeout: job.timeout, elapsed: ContinuousClock.now - transfer.started, connected: connected,
                             systemError: Int32(clamping: curl.info(transfer.easy, long: Int32(CCURLINFO_OS_ERRNO))),
                             curlMessage: transfer.curlMessage, received: transfer.body.count,
@@ -36,11 +36,11 @@ enum CurlOutcome {
     }
 
     /// The failure for libcurl's `code`, in our words.
-    package static func error(code: Int, abort: CurlTransfer.Abort?, url: String, options: TransferOptions, timeout: Duration,
+    package static func error(code: Int, abort: CurlTransfer.Abort?, method: String = "GET", url: String, options: TransferOptions, timeout: Duration,
                       elapsed: Duration, connected: Bool, systemError: Int32, curlMessage: String,
                       received: Int, announced: Int?) -> ProviderError {
         func fail(_ code: ProviderError.Code, _ cause: String) -> ProviderError {
-            ProviderError(code, "GET \(url): \(cause)")
+            ProviderError(code, "\(method) \(url): \(cause)")
         }
         switch (code, abort) {
         case (_, .bodyTooLarge(let announced?)):

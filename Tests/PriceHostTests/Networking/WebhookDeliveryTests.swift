@@ -21,6 +21,8 @@ struct WebhookDeliveryTests {
         let clock = TestClock()
         let hub: StreamHub
         let metrics = WebhookMetrics()
+        /// What the deliveries said.
+        let warnings = LockedBox<[String]>([])
         private let feed = LockedBox<(@Sendable (String, EventID?) -> Void)?>(nil)
 
         init() {
@@ -37,7 +39,8 @@ struct WebhookDeliveryTests {
             hook.secret = secret
             hook.rule = rule
             return WebhookDelivery(hook, defaultCurrency: "USD", hub: hub, poster: CurlWebhookPoster(libcurl: LibCurl.defaultName),
-                                   clock: clock, metrics: metrics, executor: WebhookDeliveryTests.executor)
+                                   clock: clock, metrics: metrics, executor: WebhookDeliveryTests.executor,
+                                   warn: { [warnings] line in warnings.update { $0.append(line) } })
         }
     }
 
@@ -87,6 +90,8 @@ struct WebhookDeliveryTests {
         let requests = received.get()
         #expect(requests.count == 3)
         #expect(rig.metrics.total(.retried) == 2)
+        // Two failures within a minute: one line, naming the answer.
+        #expect(rig.warnings.get() == ["webhook: POST \(server.baseURL)/hook: answered 500; retried with backoff for up to 10 minutes (said at most once a minute)"])
         #expect(rig.metrics.total(.failed) == 0)
         for request in requests {
             #expect(request.method == "POST")

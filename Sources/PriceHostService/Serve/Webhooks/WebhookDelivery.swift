@@ -128,7 +128,7 @@ package final class WebhookDelivery: Sendable {
                     metrics.count(.delivered)
                     return
                 }
-                outcome = "answered \(status)"
+                outcome = "POST \(hook.url): answered \(status)"
             } catch {
                 metrics.attempted(in: clock.now - started)
                 outcome = "\(error)"
@@ -153,7 +153,7 @@ package final class WebhookDelivery: Sendable {
             last = now
             return true
         }
-        if due { warn("webhook \(hook.url): the POST \(outcome); retried with backoff for up to 10 minutes (said at most once a minute)") }
+        if due { warn("webhook: \(outcome); retried with backoff for up to 10 minutes (said at most once a minute)") }
     }
 
     /// `body` with its `ageMs` (the last member, as every quote's JSON has it) as of `now`: a post retried, or a
