@@ -39,6 +39,11 @@ extension Quote {
     /// `now` minus the quote's time in whole milliseconds, each time taken to its nearest millisecond (as
     /// ISO 8601 text shows them); 0 when the quote's time is ahead of `now`.
     package func ageMilliseconds(at now: Date) -> Int64 {
+        Self.ageMilliseconds(of: timestamp, at: now)
+    }
+
+    /// ``ageMilliseconds(at:)`` of a quote stamped `timestamp`.
+    package static func ageMilliseconds(of timestamp: Date, at now: Date) -> Int64 {
         func milliseconds(_ date: Date) -> Double { (date.timeIntervalSince1970 * 1000).rounded() }
         let age = milliseconds(now) - milliseconds(timestamp)
         guard age > 0, age.isFinite else { return 0 }

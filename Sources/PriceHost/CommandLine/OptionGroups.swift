@@ -91,7 +91,7 @@ struct QuoteOptions: Sendable, Equatable {
         guard let age = DurationOption.parse(value), age > .zero, age <= .seconds(31_536_000) else {
             throw UsageError(DurationOption.rule("--max-age", range: "1ms to 8760h") + ", not '\(value)'")
         }
-        options.maxAgeMilliseconds = Int(age.components.seconds) * 1000 + Int(age.components.attoseconds / 1_000_000_000_000_000)
+        options.maxAgeMilliseconds = Int(Durations.milliseconds(of: age))
     }
 
     /// `fetch` and `watch` need at least one asset.

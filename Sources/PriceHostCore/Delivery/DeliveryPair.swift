@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ProviderABI
 
 /// One pair's side of a ``DeliveryRule`` for one client (a stream client, a webhook, `watch --stream`):
 /// the last price delivered to it and when, and whether it was told the pair is stale. Each client keeps its own.
@@ -35,9 +36,9 @@ package struct DeliveryPair: Sendable {
                                 now: ContinuousClock.Instant, wallNow: Date) -> Decision {
         if let maxAge = rule.maxAge {
             // Each time in whole milliseconds first (a quote's timestamp has no finer ones): a difference of
-            // binary seconds would make 30.001 s 30000.99… ms.
-            let age = max(0, Self.unixMilliseconds(wallNow) - Self.unixMilliseconds(timestamp))
-            if age > Self.milliseconds(maxAge) {
+            // binary seconds would make 30.001 s 30000.99… ms. The age every answer's `ageMs` gives.
+            let age = Quote.ageMilliseconds(of: timestamp, at: wallNow)
+            if age > Durations.milliseconds(of: maxAge) {
                 defer { staleEpisode = true }
                 return staleEpisode ? .skip : .stale(ageMilliseconds: age)
             }
@@ -55,14 +56,5 @@ package struct DeliveryPair: Sendable {
     /// Whether a heartbeat is due at `now`: `rule.heartbeat` has passed since the last delivery.
     package func heartbeatDue(_ rule: DeliveryRule, at now: ContinuousClock.Instant) -> Bool {
         rule.heartbeat.map { lastDeliveredAt + $0 <= now } ?? false
-    }
-
-    private static func unixMilliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    /// `duration` in whole milliseconds.
-    package static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 }

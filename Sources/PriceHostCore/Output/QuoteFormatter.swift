@@ -101,9 +101,12 @@ package enum QuoteFormatter {
         }
     }
 
+    /// The age's member up to its value, last in every quote's line.
+    package static let ageMember = #","ageMs":"#
+
     /// `,"ageMs":N`: `now` minus the venue's time in whole milliseconds, 0 when the venue's clock is ahead.
     package static func appendAge(of quote: Quote, at now: Date, to bytes: inout [UInt8]) {
-        bytes.appendUTF8(#","ageMs":"#)
+        bytes.appendUTF8(ageMember)
         bytes.appendUTF8(String(quote.ageMilliseconds(at: now)))
     }
 

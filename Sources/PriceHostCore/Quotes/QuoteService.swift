@@ -202,14 +202,8 @@ package struct QuoteService: Sendable {
         return .success(judged)
     }
 
-    /// Why `quote` must not be used: outside the asset's bounds, or older than the allowed age.
-    /// A stale quote under `staleQuotes: "warn"` is used, with a warning.
-    package func check(_ quote: Quote, from provider: String) -> QuoteFailure? {
-        if case .failure(let failure) = check(quote, from: provider, at: now()) { return failure }
-        return nil
-    }
-
-    /// ``check(_:from:)`` at `now`: true when the quote is used though stale (`staleQuotes: "warn"`).
+    /// Why `quote` must not be used at `now`: outside the asset's bounds, or older than the allowed age;
+    /// true when it is used though stale (`staleQuotes: "warn"`, with a warning).
     private func check(_ quote: Quote, from provider: String, at now: Date) -> Result<Bool, QuoteFailure> {
         let request = QuoteRequest(asset: quote.asset, currency: quote.currency)
         let asset = config.assets[quote.asset]

@@ -16,9 +16,14 @@ package enum Durations {
 }
 
 extension Durations {
+    /// `duration` in whole milliseconds (rounded toward zero).
+    package static func milliseconds(of duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
     /// `duration` in seconds for a message, to the millisecond: `0.5`, `2`, `30`.
     package static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = milliseconds(of: duration)
         let whole = milliseconds / 1000, fraction = milliseconds % 1000
         guard fraction != 0 else { return String(whole) }
         var digits = String(fraction)

@@ -259,7 +259,7 @@ package final class FleetFeeds: QuoteFeeds {
     }
 
     static func milliseconds(_ duration: Duration) -> String {
-        String(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+        String(Durations.milliseconds(of: duration))
     }
 
     private static func makeToken() -> String {

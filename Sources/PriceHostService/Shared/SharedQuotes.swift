@@ -130,6 +130,6 @@ package final class SharedQuotes: QuoteSharing {
     }
 
     package static func milliseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        Durations.milliseconds(of: duration)
     }
 }

@@ -110,7 +110,7 @@ package final class DeliveryFilter: Sendable {
     static func staleEvent(_ topic: StreamHub.TopicKey, ageMilliseconds: Int64, maxAge: Duration) -> String {
         let data = JSONValue.object(JSONObject([
             ("asset", .string(topic.asset)), ("currency", .string(topic.currency)),
-            ("ageMs", .number(String(ageMilliseconds))), ("maxAgeMs", .number(String(DeliveryPair.milliseconds(maxAge)))),
+            ("ageMs", .number(String(ageMilliseconds))), ("maxAgeMs", .number(String(Durations.milliseconds(of: maxAge)))),
         ])).serialized
         return "event: stale\ndata: \(data)\n\n"
     }

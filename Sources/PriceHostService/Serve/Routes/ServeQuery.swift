@@ -21,11 +21,8 @@ struct ServeQuery: Sendable, Equatable {
     package var rule = DeliveryRule()
     /// `minutes` (history): how far back, 1 to ``QuoteHistory/maximumMinutes``.
     package var minutes = 15
-    /// `maxAgeSeconds`: the client's own limit on a quote's age, in milliseconds.
-    package var maxAgeMilliseconds: Int?
-
-    /// `maxAgeSeconds` as the quote service takes it.
-    var maxAge: MaxAge? { maxAgeMilliseconds.map { MaxAge(milliseconds: $0, name: "maxAgeSeconds") } }
+    /// `maxAgeSeconds` as the quote service takes it (`/v1/prices`); a stream takes it in its ``rule``.
+    var maxAge: MaxAge? { rule.maxAge.map { MaxAge(milliseconds: Int(Durations.milliseconds(of: $0)), name: "maxAgeSeconds") } }
 
     /// The parameters of a client's delivery rule (`/v1/stream`).
     static let deliveryParameters = ["deviationBps", "heartbeatSeconds", "maxAgeSeconds"]
@@ -85,7 +82,6 @@ struct ServeQuery: Sendable, Equatable {
                 guard let milliseconds = Durations.milliseconds(value), milliseconds > 0 else {
                     throw Problem(message: "maxAgeSeconds must be a number of seconds above 0, up to 999999 (at most 3 decimals), not \(JSONValue.quoted(value))")
                 }
-                query.maxAgeMilliseconds = milliseconds
                 query.rule.maxAge = .milliseconds(milliseconds)
             default: // interval
                 guard let milliseconds = Durations.milliseconds(value), (100...86_400_000).contains(milliseconds) else {

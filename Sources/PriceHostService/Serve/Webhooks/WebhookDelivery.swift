@@ -160,9 +160,9 @@ package final class WebhookDelivery: Sendable {
     /// heartbeat reposting an unchanged price, says how old the price is when it is sent, not when it was received.
     static func aged(_ body: [UInt8], at now: Date) -> [UInt8] {
         let text = String(decoding: body, as: UTF8.self)
-        guard let fields = DeliveryFilter.quoteFields(of: text), let member = text.ranges(of: #","ageMs":"#).last else { return body }
-        let quote = Quote(asset: "", currency: "", amount: fields.amount, provider: "", timestamp: fields.timestamp)
-        return Array((text[..<member.lowerBound] + #","ageMs":"# + String(quote.ageMilliseconds(at: now)) + "}").utf8)
+        guard let fields = DeliveryFilter.quoteFields(of: text), let member = text.ranges(of: QuoteFormatter.ageMember).last else { return body }
+        let age = Quote.ageMilliseconds(of: fields.timestamp, at: now)
+        return Array((text[..<member.lowerBound] + QuoteFormatter.ageMember + String(age) + "}").utf8)
     }
 
     /// A quote event's JSON (the `data:` line's), as the POST's body; `nil` for `event: error` and the like.
