@@ -43,6 +43,7 @@ enum Benchmark {
         case .streamFleet: try StreamFleetCase.run(context)
         case .store: try StoreCase.run(context)
         case .storePostgres: try StorePostgresCase.run(context)
+        case .storeStream: try StoreCase.runStream(context)
         }
     }
 }

@@ -21,6 +21,19 @@ extension StoreCase {
         var storeBytes: Int
     }
 
+    /// `--only store-stream`: this part alone, the one bar of the case that has been missed.
+    static func runStream(_ context: BenchmarkContext) throws -> [TargetOutcome] {
+        let loadAtStart = RunHeader.loadAverage()
+        let rounds = try streamRounds(context, tickers: context.options.quick ? 30_000 : 100_000, rounds: context.options.quick ? 1 : 5)
+        let loadAtEnd = RunHeader.loadAverage()
+        let (rows, outcome) = report(rounds)
+        Report.section("store-stream: serve's stream latency while its store records, against the store off (issue 35)")
+        Report.note("load average at the start / end of the case: \(loadAtStart) / \(loadAtEnd) (2 shared cores: read the figures with it)")
+        for note in streamNotes(rounds) { Report.note(note) }
+        Report.table(rows, spreadHeading: "runs")
+        return [outcome]
+    }
+
     static func streamRounds(_ context: BenchmarkContext, tickers: Int, rounds: Int) throws -> [StreamRound] {
         var results: [StreamRound] = []
         for round in 0..<rounds {
