@@ -76,7 +76,7 @@ extension WatchCommand {
                     median.take(update)
                 } else {
                     let line = StreamFormatter.line(update, format: format)
-                    let stored = StoredQuote(update.quote, amount: update.amountText, receivedAt: update.receivedAt, source: update.source)
+                    let stored = StoredQuote(update)
                     if let gate {
                         gate.offer("\(pair.asset)-\(pair.currency) \(provider)", label: "\(pair.asset)-\(pair.currency) from \(provider)",
                                    amount: update.quote.amount, timestamp: update.quote.timestamp, line: line, recording: stored)

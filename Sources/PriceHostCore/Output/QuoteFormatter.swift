@@ -48,8 +48,11 @@ package enum QuoteFormatter {
     ///
     /// Written as bytes into one buffer, as `JSONValue`'s serialization would write it: a streaming host writes one per quote,
     /// and String's appends of the dozen pieces cost more than the rest of the quote's path together.
-    package static func writeJSON(_ quote: Quote, amount: String?, at now: Date? = nil, to bytes: inout [UInt8],
-                                  moreMembers: (inout [UInt8]) -> Void) {
+    /// - Parameters:
+    ///   - amount: as ``json(_:amount:at:)``'s.
+    ///   - bid: the bid's text when the caller has it already and the quote has a bid; `ask` likewise.
+    package static func writeJSON(_ quote: Quote, amount: String?, bid: String? = nil, ask: String? = nil, at now: Date? = nil,
+                                  to bytes: inout [UInt8], moreMembers: (inout [UInt8]) -> Void) {
         bytes.reserveCapacity(bytes.count + 256)
         bytes.appendUTF8(#"{"asset":"#)
         JSONValue.appendQuoted(quote.asset, to: &bytes)
@@ -62,7 +65,7 @@ package enum QuoteFormatter {
         bytes.appendUTF8(#","timestamp":"#)
         JSONValue.appendQuoted(ISO8601Timestamp.format(quote.timestamp), to: &bytes)
         moreMembers(&bytes)
-        writeQuality(quote, to: &bytes)
+        writeQuality(quote, bid: bid, ask: ask, to: &bytes)
         if let legs = quote.derivedFrom { writeDerivedFrom(legs, to: &bytes) }
         if let now { appendAge(of: quote, at: now, to: &bytes) }
         bytes.append(UInt8(ascii: "}"))
@@ -86,14 +89,17 @@ package enum QuoteFormatter {
     /// The members that say how good a quote is, each only when known (never `null`), in this order:
     /// `bid`, `ask` (exact decimal text), `status` (`live` or `stale`). `ageMs` follows them, last of all
     /// (``appendAge(of:at:to:)``), so that a line kept without it can take it at each answer.
-    package static func writeQuality(_ quote: Quote, to bytes: inout [UInt8]) {
+    /// - Parameters:
+    ///   - bidText: the bid's text when the caller has it (``DecimalAmount/format(_:)``'s); made from `quote.bid` otherwise.
+    ///   - askText: the ask's, likewise.
+    package static func writeQuality(_ quote: Quote, bid bidText: String? = nil, ask askText: String? = nil, to bytes: inout [UInt8]) {
         if let bid = quote.bid {
             bytes.appendUTF8(#","bid":"#)
-            JSONValue.appendQuoted(DecimalAmount.format(bid), to: &bytes)
+            JSONValue.appendQuoted(bidText ?? DecimalAmount.format(bid), to: &bytes)
         }
         if let ask = quote.ask {
             bytes.appendUTF8(#","ask":"#)
-            JSONValue.appendQuoted(DecimalAmount.format(ask), to: &bytes)
+            JSONValue.appendQuoted(askText ?? DecimalAmount.format(ask), to: &bytes)
         }
         if let status = quote.status {
             bytes.appendUTF8(#","status":"#)

@@ -14,7 +14,7 @@ extension StreamUpdate {
         bytes.appendUTF8(prefix)
         var quote = quote
         if quote.status == nil { quote.status = .live }
-        QuoteFormatter.writeJSON(quote, amount: amountText, at: receivedAt, to: &bytes) { bytes in
+        QuoteFormatter.writeJSON(quote, amount: amountText, bid: bidText, ask: askText, at: receivedAt, to: &bytes) { bytes in
             bytes.appendUTF8(#","source":"#)
             JSONValue.appendQuoted(source.rawValue, to: &bytes)
             bytes.appendUTF8(#","receivedAt":"#)

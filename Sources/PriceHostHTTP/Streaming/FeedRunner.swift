@@ -153,7 +153,7 @@ final class FeedRunner: Sendable {
         let amountText = DecimalAmount.canonical(text)
         let update = StreamUpdate(quote: Quote(asset: pair.asset, currency: pair.currency, amount: amount, provider: provider, timestamp: timestamp,
                                                          bid: sides.bid, ask: sides.ask),
-                                  amountText: amountText,
+                                  amountText: amountText, bidText: bid.map(DecimalAmount.canonical), askText: ask.map(DecimalAmount.canonical),
                                   source: source, receivedAt: receivedAt)
         state.withLock { state in
             if let last = state.emitted[pair] {

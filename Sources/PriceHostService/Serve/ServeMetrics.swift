@@ -78,8 +78,22 @@ package final class ServeMetrics: FetchObserver {
     ///   - toStore: false when another instance writes it to the store the fleet shares.
     package func record(_ quote: Quote, amount text: String? = nil, source: QuoteSource, receivedAt: Date, toStore: Bool = true) {
         let amount = text ?? DecimalAmount.format(quote.amount)
+        keep(quote, amount: amount, source: source, receivedAt: receivedAt) {
+            if toStore { store.record(quote, amount: amount, source: source, receivedAt: receivedAt) }
+        }
+    }
+
+    /// Keeps a streamed quote as ``record(_:amount:source:receivedAt:toStore:)`` does, its store's row made with the
+    /// texts its event was written with (a feed's bid and ask are not formatted again).
+    package func record(_ update: StreamUpdate, toStore: Bool) {
+        keep(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt) {
+            if toStore { store.record(update) }
+        }
+    }
+
+    private func keep(_ quote: Quote, amount: String, source: QuoteSource, receivedAt: Date, storing: () -> Void) {
         guard history.record(quote, amount: amount, source: source, receivedAt: receivedAt) else { return }
-        if toStore { store.record(quote, amount: amount, source: source, receivedAt: receivedAt) }
+        storing()
         let series = QuoteHistory.Series(asset: quote.asset, currency: quote.currency, provider: quote.provider)
         state.withLock { state in
             state.quoteUpdates += 1
@@ -95,7 +109,7 @@ package final class ServeMetrics: FetchObserver {
     /// Writes what the fleet's feed holder got from its venue to the store the fleet shares: every quote a
     /// client of any instance may get, once, whether or not this instance has a client of its pair.
     package func keepHeld(_ update: StreamUpdate) {
-        store.record(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt)
+        store.record(update)
     }
 
     /// Keeps a median serve computed, in the store (`aggregate=median`'s series).

@@ -64,6 +64,11 @@ package enum ServeStore: Sendable {
         store?.record(StoredQuote(quote, amount: amount, receivedAt: receivedAt, source: source))
     }
 
+    /// Keeps a streamed quote, with the texts its event was written with.
+    func record(_ update: StreamUpdate) {
+        store?.record(StoredQuote(update))
+    }
+
     /// Keeps a median serve computed, in the `aggregate=median` series.
     func record(median: AggregateQuote, receivedAt: Date) {
         store?.record(StoredQuote(median: median, receivedAt: receivedAt, source: .rest))

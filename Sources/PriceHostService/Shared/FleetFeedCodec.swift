@@ -47,7 +47,12 @@ enum FleetFeedCodec {
               let sides = QuoteSides.decode(from: object) else { return nil }
         let quote = Quote(asset: asset, currency: currency, amount: amount, provider: provider, timestamp: timestamp,
                           bid: sides.bid, ask: sides.ask)
-        return (sequence, published, StreamUpdate(quote: quote, source: source, receivedAt: receivedAt,
+        // The texts the checks above accepted, as the feed's runner carries them: not made again from the Decimals.
+        func text(_ key: String) -> String? {
+            if case .string(let text)? = object[key] { DecimalAmount.canonical(text) } else { nil }
+        }
+        return (sequence, published, StreamUpdate(quote: quote, amountText: DecimalAmount.canonical(amountText), bidText: text("bid"),
+                                                  askText: text("ask"), source: source, receivedAt: receivedAt,
                                                   fleetEvent: epoch.map { ($0, sequence) }))
     }
 }

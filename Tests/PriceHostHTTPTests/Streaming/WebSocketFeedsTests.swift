@@ -102,7 +102,8 @@ struct WebSocketFeedsTests {
 
     /// A Swift plugin's `StreamQuote` bid and ask, through the C bridge (ABI 1.4), the host's
     /// `PluginStream` and the feed's checks: exact on the update, and a quote whose bid or ask is
-    /// no decimal above zero is dropped, as one with such an amount is.
+    /// no decimal above zero is dropped, as one with such an amount is. The update carries each side's
+    /// text as the Decimal's own would be written (`64000.10` as `64000.1`), made once from the venue's.
     @Test func aQuotesBidAndAskReachTheListenerAndABadOneDropsTheQuote() async throws {
         guard await WebSocketFixtureServer.available(for: #function) else { return }
         let server = try await WebSocketFixtureServer.start(["echo"])
@@ -113,6 +114,7 @@ struct WebSocketFeedsTests {
         let received = Lock<[String]>([])
         let subscription = try #require(feeds.subscribe(provider: "echo", pair: QuoteRequest(asset: "BTC", currency: "USD")) { update in
             let sides = [update.quote.bid, update.quote.ask].map { $0.map(DecimalAmount.format) ?? "-" }
+            #expect([update.bidText ?? "-", update.askText ?? "-"] == sides)
             received.withLock { $0.append("\(DecimalAmount.format(update.quote.amount)) \(sides.joined(separator: " "))") }
         })
         #expect(await clock.waitForTimers(atLeast: 2))

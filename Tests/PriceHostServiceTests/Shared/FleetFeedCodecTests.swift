@@ -27,6 +27,7 @@ struct FleetFeedCodecTests {
         let back = try #require(Self.decode(payload))
         #expect(back.quote == update.quote)
         #expect(back.json == update.json)
+        #expect([back.amountText, back.bidText, back.askText] == [update.amountText, update.bidText, update.askText])
     }
 
     @Test func aBidThatIsNoPriceIsNoEvent() throws {

@@ -55,8 +55,7 @@ extension ServeRouter {
         return { deliver in
             feeds.subscribe(provider: provider, pair: pair) { update in
                 // Relayed by the fleet: the feed's holder wrote it to a store the fleet shares (``ServeMetrics/keepHeld(_:)``).
-                metrics.record(update.quote, amount: update.amountText, source: update.source, receivedAt: update.receivedAt,
-                               toStore: update.fleetEvent == nil || !metrics.store.isShared)
+                metrics.record(update, toStore: update.fleetEvent == nil || !metrics.store.isShared)
                 deliver(update.json(between: "data: ", and: "\n\n"), update.fleetEvent.map { EventID(epoch: $0.epoch, sequence: $0.sequence) })
             }
         }
