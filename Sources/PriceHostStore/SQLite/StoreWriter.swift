@@ -75,6 +75,9 @@ final class StoreWriter: StoreWriting {
             var written = 0
             // Quotes of one series often come in a row: its id without hashing its key again.
             var last: (key: SeriesKey, id: Int64)?
+            // And in one minute: the six candles' slots of the last quote's series and minute, found once for all of them.
+            var cursor: (series: Int64, minute: Int64)?
+            var cursorSlots = [Int](repeating: 0, count: spans.count)
             var turn = BatchTurn()
             for quote in batch {
                 turn.step()
@@ -98,17 +101,21 @@ final class StoreWriter: StoreWriting {
                 written += 1
                 let value = ScaledAmount(quote.amount)
                 let minute = StoreTime.floorDivide(quote.timestamp, 60_000)
-                for span in spans {
-                    let key = CandleKey(series: series, span: span, start: StoreTime.floorDivide(minute, span) * span)
-                    let slot: Int
-                    if let found = slots[key] {
-                        slot = found
-                    } else {
-                        slot = candles.count
-                        candles.append(try stored(key) ?? CandleState(quote.amount, at: quote.timestamp))
-                        keys.append(key)
-                        slots[key] = slot
+                if cursor?.series != series || cursor?.minute != minute {
+                    for (index, span) in spans.enumerated() {
+                        let key = CandleKey(series: series, span: span, start: StoreTime.floorDivide(minute, span) * span)
+                        if let found = slots[key] {
+                            cursorSlots[index] = found
+                        } else {
+                            cursorSlots[index] = candles.count
+                            slots[key] = candles.count
+                            candles.append(try stored(key) ?? CandleState(quote.amount, at: quote.timestamp))
+                            keys.append(key)
+                        }
                     }
+                    cursor = (series, minute)
+                }
+                for slot in cursorSlots {
                     candles[slot].add(quote.amount, value, at: quote.timestamp)
                 }
             }
