@@ -60,7 +60,7 @@ extension StoreCase {
             round.run.cutOff = session.clients.cutOffCount
             round.run.counters = StreamCase.describe(session.server.feedCounters())
             round.sent = session.next
-            // The writer commits every 20 ms: its last batch, then the counter.
+            // The writer commits every 100 ms: its last batch, then the counter.
             usleep(300_000)
             round.writes = session.server.metrics().flatMap { StreamServer.sample("pricehost_store_writes_total", in: $0) }
         }

@@ -52,7 +52,7 @@ enum StoreCase {
                                           target: ">= \(Report.ratio(pythonRatioTarget))", met: nil))
         }
         let kept = paced.dropped == 0 && paced.deepest < paced.capacity
-        rows.append(Row(what: "paced at \(grouped(paced.rate))/s for \(grouped(paced.quotes)) quotes, the writer's own 20 ms batches: dropped",
+        rows.append(Row(what: "paced at \(grouped(paced.rate))/s for \(grouped(paced.quotes)) quotes, the writer's own 100 ms batches: dropped",
                         median: grouped(paced.dropped), target: "0", verdict: kept ? "met" : "MISSED"))
         rows.append(Row(what: "  deepest queue (of \(grouped(paced.capacity))) / behind at the end / quotes/s overall",
                         median: "\(grouped(paced.deepest)) / \(Report.milliseconds(paced.drainSeconds * 1000)) / \(grouped(Int(Double(paced.quotes) / paced.seconds)))"))
@@ -138,7 +138,7 @@ enum StoreCase {
         var drainSeconds: Double
     }
 
-    /// `quotes` at 100,000 a second, each millisecond's share at once, left to the writer's 20 ms batches.
+    /// `quotes` at 100,000 a second, each millisecond's share at once, left to the writer's 100 ms batches.
     private static func pacedIngest(_ context: BenchmarkContext, quotes: Int) throws -> PacedIngest {
         let rate = Int(ingestTarget)
         Report.progress("store: ingest paced at \(rate)/s, \(quotes) quotes")

@@ -4,7 +4,7 @@ import Glibc
 import PriceHostCore
 
 /// The quotes a host keeps, in SQLite or PostgreSQL: recorded without waiting (``record(_:)`` queues;
-/// a thread of the store's own writes a batch at most every 20 ms to a file, 100 ms to a server), read by any thread
+/// a thread of the store's own writes a batch at most every 100 ms), read by any thread
 /// (candles, the price at a time, TWAP: ``QuoteStore+Reads``).
 ///
 /// Writing never stops prices being served: a full disk, a read-only or corrupt file, or one that
@@ -41,12 +41,11 @@ package final class QuoteStore: Sendable {
 
     /// Quotes waiting at most before the oldest are dropped: a second at 200,000 quotes/s.
     package static let queueCapacity = 200_000
-    /// The longest a quote waits in the queue while the writer is idle: one transaction at most this often.
-    /// A file's are small and often: a batch is a short burst on a core (at 10,000 quotes/s, 200 quotes;
-    /// with 100 ms a stream's p99 beside it rose by more). A server's cost round trips, so fewer.
-    package static func batchInterval(readsLocally: Bool) -> Duration {
-        readsLocally ? .milliseconds(20) : .milliseconds(100)
-    }
+    /// The longest a quote waits in the queue while the writer is idle: one transaction at most this often,
+    /// to a file as to a server. A batch is a burst on a core (at 10,000 quotes/s, 1,000 quotes, about 3 ms),
+    /// which the writer slices with yields (``BatchTurn``); fewer, larger batches cost the writer less per
+    /// quote (a file's were every 20 ms until the yields came: BENCHMARKS.md, "Recording a stream costs less").
+    package static let batchInterval: Duration = .milliseconds(100)
     /// The first and the longest pause before a server that failed is tried again (doubling between), in nanoseconds.
     static let retryPauses: (first: UInt64, longest: UInt64) = (100_000_000, 5_000_000_000)
     /// How long a writer that could not be had for a lasting reason (a newer layout, a corrupt file) is not asked for again.
@@ -145,7 +144,7 @@ package final class QuoteStore: Sendable {
         defer { ended.withLock { $0 = true } }
         var writer = writer
         var nextPrune = clock.wallNow
-        let interval = UInt64(Self.batchInterval(readsLocally: backend.readsLocally).components.attoseconds / 1_000_000_000)
+        let interval = UInt64(Self.batchInterval.components.attoseconds / 1_000_000_000)
         var due = StoreQueue.monotonicNanoseconds()
         var pause = Self.retryPauses.first
         var refused: (until: ContinuousClock.Instant, failure: StoreFailure)?
