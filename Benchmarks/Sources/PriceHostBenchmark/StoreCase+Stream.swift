@@ -19,6 +19,8 @@ extension StoreCase {
         /// Tickers the venue wrote in all, the warm-up's included.
         var sent: Int
         var storeBytes: Int
+        /// The host's steal over the timed part, seconds summed over the CPUs (``HostSteal``); nil where unknown.
+        var steal: Double?
     }
 
     /// `--only store-stream`: this part alone, the one bar of the case that has been missed.
@@ -55,8 +57,10 @@ extension StoreCase {
         let measured = Result { () throws -> Void in
             try session.warmUp()
             let cpu = session.server.cpuSeconds
+            let steal = HostSteal.seconds()
             try session.sendTimed(tickers, perSecond: streamRate)
             round.run.cpuSeconds = session.server.cpuSeconds - cpu
+            if let steal, let now = HostSteal.seconds() { round.steal = now - steal }
             round.run.cutOff = session.clients.cutOffCount
             round.run.counters = StreamCase.describe(session.server.feedCounters())
             round.sent = session.next
@@ -87,6 +91,12 @@ extension StoreCase {
             rows.append(Row(what: "stream, 1 client, \(grouped(tickers)) tickers at \(grouped(streamRate))/s, \(label): p50 / p90 / p99 / max, ms",
                             median: typical.percentiles, spread: side.map { String(format: "%.2f", $0.run.percentile(0.99)) }.joined(separator: ", ")))
             rows.append(Row(what: "  p99, median of the rounds; server CPU per ticker", median: String(format: "%.2f ms; ", p99s.median) + typical.cpuPerTicker))
+            let steals = side.compactMap(\.steal)
+            if steals.count == side.count {
+                rows.append(Row(what: "  the host's steal during each round's timed part (other guests on these cores), ms",
+                                median: String(format: "%.0f", Samples(steals).median * 1000),
+                                spread: steals.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ")))
+            }
         }
         let ratio = Samples(on.map { $0.run.percentile(0.99) }).median / Samples(off.map { $0.run.percentile(0.99) }).median
         let target = "<= \(Report.ratio(streamRatioTarget))"
