@@ -197,6 +197,7 @@ package final class QuoteStore: Sendable {
             }
             pause = Self.retryPauses.first
             queue.settle(batch.count)
+            queue.recycle(consume batch)
             due = StoreQueue.monotonicNanoseconds() + interval
         }
         writer?.finish()

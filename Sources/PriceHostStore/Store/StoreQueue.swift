@@ -12,6 +12,9 @@ final class StoreQueue: @unchecked Sendable {
     let capacity: Int
 
     private var entries: [StoredQuote] = []
+    /// The storage of a batch the writer has written, emptied and given back (``recycle(_:)``): the next ``entries``.
+    /// In a steady stream no batch allocates: a push appends within capacity, and the writer frees nothing.
+    private var spare: [StoredQuote] = []
     /// How many of `entries`' first elements were dropped and not yet removed (removed in bulk).
     private var head = 0
     /// Quotes pushed in all, and quotes written or dropped in all: a flush waits for the second to reach the first.
@@ -72,6 +75,9 @@ final class StoreQueue: @unchecked Sendable {
     /// How many wait now.
     var depth: Int { locked { entries.count - head } }
 
+    /// How many more quotes the queue's storage takes before a push must grow it.
+    var room: Int { locked { entries.capacity - entries.count } }
+
     /// The writer's wait: returns what is queued once `due` (monotonic nanoseconds) has passed, or sooner
     /// when a flush is asked for or the store closes; `nil` when closing with nothing left.
     ///
@@ -99,13 +105,25 @@ final class StoreQueue: @unchecked Sendable {
                 }
             }
             var quotes: [StoredQuote] = []
+            swap(&quotes, &spare)
             swap(&quotes, &entries)
-            // Room for as many as this batch (up to 16,384): the pushes until the next one seldom grow the array again.
-            entries.reserveCapacity(min(quotes.count, 16_384))
             let dropped = head
             head = 0
             return (quotes, dropped)
         }
+    }
+
+    /// Takes back the storage of `batch`, which the writer has written or dropped, for the batches to come: a stream's
+    /// thread pushing into a buffer too small for its batch copied the whole batch to a buffer twice the size (one
+    /// `mmap`ed past 128 KiB), and the writer freed one per batch. Emptied here, on the writer's thread.
+    func recycle(_ batch: consuming [StoredQuote]) {
+        var emptied = batch
+        // Grown ahead once, not by a stream's push: room for twice the batch, up to 16,384 quotes.
+        let room = min(max(emptied.capacity, 2 * emptied.count), 16_384)
+        emptied.removeAll(keepingCapacity: true)
+        emptied.reserveCapacity(room)
+        locked { swap(&emptied, &spare) }
+        // What `spare` held before (nothing, or an empty buffer) is freed here, after the mutex is let go.
     }
 
     /// Puts back `batch`, which the writer took and could not write for now, before what came since: it is tried
