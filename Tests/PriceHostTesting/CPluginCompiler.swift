@@ -16,8 +16,7 @@ public enum CPluginCompiler {
                                includeDirectory: String = BuiltProducts.abiHeaderDirectory, into outputDirectory: String? = nil) throws -> String {
         let key = ([source, name, includeDirectory, outputDirectory ?? ""] + defines).joined(separator: "|")
         return try builds.path(for: key) {
-            let directory = outputDirectory
-                ?? URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-cplugins-\(getpid())-\(abs(key.hashValue))").path
+            let directory = try outputDirectory ?? ProcessScratch.directory("cplugins-\(abs(key.hashValue))")
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let output = directory + "/" + name
             // Compiled to a file of its own and renamed into place, so nobody ever loads a half-written one.

@@ -14,8 +14,7 @@ public enum SwiftPluginBuilder {
     /// - Throws: ``BuildError`` with swift build's output when it fails.
     public static func build(source: String, product: String) throws -> String {
         try builds.path(for: source + "|" + product) {
-            let package = URL(fileURLWithPath: NSTemporaryDirectory())
-                .appendingPathComponent("pricehost-swiftplugins-\(getpid())-\(product)").path
+            let package = try ProcessScratch.directory("swiftplugins-\(product)")
             try FileManager.default.createDirectory(atPath: package + "/Sources/\(product)", withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: source, toPath: package + "/Sources/\(product)/\(product).swift")
             // A path dependency's identity is its directory's name, whatever the checkout is called.

@@ -28,7 +28,7 @@ struct KrakenStreamTests {
     }
 
     /// Where this process's copies go.
-    static let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("pricehost-kraken-stream-\(getpid())").path
+    static let directory = ProcessScratch.path + "/kraken-stream"
 
     static func load() throws -> Feed {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
