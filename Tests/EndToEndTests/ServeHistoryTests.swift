@@ -52,7 +52,7 @@ struct ServeHistoryTests {
             // The same quote again (the file unchanged) is the same point, not another.
             #expect(try server.get("/v1/prices?asset=BTC").status == 200)
         }
-        // The store (on by default) writes every 20 ms and the instance's memory fills in the last moments, one point per second:
+        // The store (on by default) writes every 100 ms and the instance's memory fills in the last moments, one point per second:
         // asked before the last batch, and again after it, the two answers would differ by the points of that second.
         #expect(try StoreSandbox.waitForWrites(server, atLeast: timestamps.count) >= timestamps.count)
         let reply = try server.get("/v1/history?asset=btc")

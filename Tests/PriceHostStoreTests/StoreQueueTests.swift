@@ -25,6 +25,19 @@ struct StoreQueueTests {
         #expect(queue.depth == 0)
     }
 
+    /// A backlog written at once (after an outage) does not leave its storage held for good.
+    @Test func aHugeBatchsStorageIsNotKept() throws {
+        let queue = StoreQueue(capacity: 100_000)
+        let quote = Self.quotes[0]
+        for _ in 0..<50_000 { queue.push(quote) }
+        let backlog = try #require(queue.take(due: 0))
+        #expect(backlog.count == 50_000)
+        queue.push(quote)
+        queue.recycle(backlog)
+        #expect(queue.take(due: 0)?.count == 1)
+        #expect(queue.room <= 16_384)
+    }
+
     @Test func aBatchPutBackIsTakenAgainFirst() throws {
         let queue = StoreQueue(capacity: 1_000)
         for quote in Self.quotes[..<10] { queue.push(quote) }

@@ -5,7 +5,7 @@ import Glibc
 /// summed over the CPUs: on shared cores a round's p99 can measure the host's other guests more than
 /// pricehost, and this says when it did.
 enum HostSteal {
-    /// Seconds of steal since boot; nil where `/proc/stat` gives none (no hypervisor reports it).
+    /// Seconds of steal since boot (0 where no hypervisor takes any); nil when `/proc/stat` cannot be read or parsed.
     static func seconds() -> Double? {
         guard let file = fopen("/proc/stat", "r") else { return nil }
         defer { fclose(file) }

@@ -6,7 +6,7 @@ enum RunHeader {
     static func print(_ context: BenchmarkContext) {
         var options = "runs \(context.runs)"
         if context.options.quick { options += " (--quick)" }
-        if context.options.cases != Options.Case.allCases {
+        if context.options.cases != Options().cases {
             options += ", only \(context.options.cases.map(\.rawValue).joined(separator: ","))"
         }
         Swift.print("pricehost-benchmark  \(localTime())  Linux \(kernelRelease())  \(cpuCount()) CPUs  load \(loadAverage())  \(options)")

@@ -43,7 +43,7 @@ package enum QuoteFormatter {
     }
 
     /// Appends ``json(_:amount:at:)``'s text to `bytes`, with what `moreMembers` appends (`,"key":value…`)
-    /// after the five first members and before the quality ones (``writeQuality(_:to:)``); then a cross rate's
+    /// after the five first members and before the quality ones (``writeQuality(_:bid:ask:to:)``); then a cross rate's
     /// `derivedFrom`; `ageMs` is the last.
     ///
     /// Written as bytes into one buffer, as `JSONValue`'s serialization would write it: a streaming host writes one per quote,

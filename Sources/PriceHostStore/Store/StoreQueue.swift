@@ -107,6 +107,8 @@ final class StoreQueue: @unchecked Sendable {
             var quotes: [StoredQuote] = []
             swap(&quotes, &spare)
             swap(&quotes, &entries)
+            // No storage given back yet (the first batch, or one put back): room for as many as this batch.
+            if entries.capacity == 0 { entries.reserveCapacity(min(quotes.count, 16_384)) }
             let dropped = head
             head = 0
             return (quotes, dropped)
@@ -118,9 +120,10 @@ final class StoreQueue: @unchecked Sendable {
     /// `mmap`ed past 128 KiB), and the writer freed one per batch. Emptied here, on the writer's thread.
     func recycle(_ batch: consuming [StoredQuote]) {
         var emptied = batch
-        // Grown ahead once, not by a stream's push: room for twice the batch, up to 16,384 quotes.
+        // Grown ahead once, not by a stream's push: room for twice the batch, up to 16,384 quotes. The storage of a
+        // batch far larger (a backlog written at once after an outage) is let go, not kept for good.
         let room = min(max(emptied.capacity, 2 * emptied.count), 16_384)
-        emptied.removeAll(keepingCapacity: true)
+        if emptied.capacity > 2 * 16_384 { emptied = [] } else { emptied.removeAll(keepingCapacity: true) }
         emptied.reserveCapacity(room)
         locked { swap(&emptied, &spare) }
         // What `spare` held before (nothing, or an empty buffer) is freed here, after the mutex is let go.
