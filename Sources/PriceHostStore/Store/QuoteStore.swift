@@ -144,7 +144,7 @@ package final class QuoteStore: Sendable {
         defer { ended.withLock { $0 = true } }
         var writer = writer
         var nextPrune = clock.wallNow
-        let interval = UInt64(Self.batchInterval.components.attoseconds / 1_000_000_000)
+        let interval = UInt64(Durations.milliseconds(of: Self.batchInterval)) * 1_000_000
         var due = StoreQueue.monotonicNanoseconds()
         var pause = Self.retryPauses.first
         var refused: (until: ContinuousClock.Instant, failure: StoreFailure)?
