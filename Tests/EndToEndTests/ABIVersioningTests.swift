@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// Growing a struct is a minor version: the host reads only what the
 /// plugin's sizes cover and steps through arrays by the plugin's stride.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ABIVersioningTests {
     @Test func pluginBuiltForANewerMinorLoadsAndEachFetcherServes() throws {
         let plugin = try Sandbox.testPlugin(["VARIANT_FUTURE_MINOR", "PROVIDER=\"future\""], name: "libFuture.so")

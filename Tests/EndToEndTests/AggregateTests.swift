@@ -1,9 +1,10 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `fetch --aggregate median` across three C providers with known prices.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct AggregateTests {
     func sandbox(extra: String = "") throws -> Sandbox {
         let alpha = try Sandbox.testPlugin(["PROVIDER=\"alpha\"", "AMOUNT=\"100.00\""], name: "libAlpha.so")

@@ -1,11 +1,12 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// ABI 1.4's `ph_quote.bid` and `ask` from a C plugin, through `pricehost fetch --format json`:
 /// exact and after the five members when given; a plugin built for 1.3 (a quote without them)
 /// still answers; a bad one fails the quote by name.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct BidAskABITests {
     func fetch(_ plugin: String, provider: String, asset: String = "BTC") throws -> CommandResult {
         let sandbox = try Sandbox(config: configJSON(plugins: [plugin]))

@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost fetch --provider binance` against a loopback server replaying
 /// Binance's price endpoint, with `{"currencyAliases": {"USD": "USDT"}}`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct BinanceTests {
     static let path = "/api/v3/ticker/price?symbol="
 

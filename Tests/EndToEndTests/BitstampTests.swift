@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost fetch --provider bitstamp` against a loopback server replaying
 /// Bitstamp's ticker: its shapes on good days and bad.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct BitstampTests {
     /// Bitstamp's ticker as it sends it: its fields in its order, with its best bid and ask.
     static func ticker(_ last: String, timestamp: String = #""1700000000""#, bid: String = "37000.10", ask: String = "37000.20") -> String {

@@ -1,11 +1,12 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// One broken plugin beside a good one: the broken one gets one line naming
 /// the file and the reason, and the good one still serves. The broken one is
 /// listed first: a fetch stops loading once its providers are loaded.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct BrokenPluginTests {
     enum Broken: String, CaseIterable, CustomTestStringConvertible {
         case missingFile, missingPath, textFileNamedSo, elfForAnotherArchitecture, executableNotLibrary

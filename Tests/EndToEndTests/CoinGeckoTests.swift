@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost fetch --provider coingecko` against a loopback server replaying
 /// CoinGecko's simple price API.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct CoinGeckoTests {
     static func path(_ id: String, _ currency: String = "usd") -> String {
         "/api/v3/simple/price?ids=\(id)&vs_currencies=\(currency)&include_last_updated_at=true"

@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost fetch --provider coinbase` against a real HTTP server on
 /// 127.0.0.1 serving Coinbase's shapes, good days and bad.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)), .serialized, .blockingLane)
 struct CoinbaseTests {
     static func spot(_ base: String, _ currency: String, _ amount: String) -> String {
         #"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"\#(amount)"}}"#

@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost completions bash|zsh|fish` as a shell runs it: the built binary on PATH, a config
 /// in the working directory, and bash's completion function called as bash calls it on a TAB.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct CompletionTests {
     static let config = """
         {"plugins": ["libFileProvider.so", "libCoinbaseProvider.so"],

@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// A config error is one line naming the file and the key path (or line),
 /// and exit status 3.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ConfigErrorTests {
     func run(config: String, _ arguments: [String] = ["fetch", "--asset", "BTC"], environment: [String: String] = [:]) throws -> (CommandResult, String) {
         let sandbox = try Sandbox(config: config, files: ["prices.json": samplePrices])

@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// ETH-EUR, which neither venue quotes, derived from two loopback venues: Coinbase's ETH-USD over
 /// Bitstamp's EUR-USD, through `fetch`, `watch` and `serve`'s `/v1/prices`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct CrossRateEndToEndTests {
     /// The members before the quality ones (whatever `status` or `ageMs` the answer has) and the legs, last.
     static let ethEURStart = #"{"asset":"ETH","currency":"EUR","amount":"2878.14056447149972","provider":"cross","timestamp":"2023-11-14T22:13:20Z""#

@@ -1,11 +1,12 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// Two plugins with one provider name: `fetch` takes the first in config
 /// order; every command that loads all the plugins refuses to start, naming
 /// both files; `check --plugin P --config C` reports the clash.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct DuplicateProviderTests {
     /// A sandbox whose config lists a second `file` provider (a C plugin) after the real one.
     func sandboxWithTwoFileProviders() throws -> (Sandbox, impostor: String) {
@@ -79,7 +80,7 @@ struct DuplicateProviderTests {
 
 /// `check --plugin` without `--config` hands the plugin `{}`, as PLUGINS.md
 /// says, even where `./plugins.json` or `PRICEHOST_CONFIG` names a config.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct CheckPluginWithoutConfigTests {
     @Test func aConfigInTheCurrentDirectoryIsNotRead() throws {
         let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]), files: ["prices.json": samplePrices])

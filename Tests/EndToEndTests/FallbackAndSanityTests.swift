@@ -1,9 +1,10 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// Fallback across providers, staleness and sanity bounds.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct FallbackAndSanityTests {
     func sandbox(extra: String = "", fileSettings: String = #""path": "prices.json""#) throws -> Sandbox {
         let config = """

@@ -1,8 +1,9 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct FetchTests {
     @Test func coinbaseShapedFileServesItsOneQuote() throws {
         let sandbox = try Sandbox(config: configJSON(plugins: ["libFileProvider.so"]),

@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost fetch --provider gemini` against a loopback server replaying
 /// Gemini's public ticker.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct GeminiTests {
     /// Gemini's pubticker as it sends it: its fields in its order, with its best bid and ask.
     static func ticker(_ last: String, bid: String = "37000.11", ask: String = "37000.130") -> String {

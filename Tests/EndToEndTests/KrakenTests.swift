@@ -1,11 +1,12 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost fetch --provider kraken`, the C plugin on the host's JSON
 /// services, against a server on 127.0.0.1 replaying Kraken's Ticker shapes:
 /// errors arrive inside an HTTP 200.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)), .serialized, .blockingLane)
 struct KrakenTests {
     static func ticker(_ key: String, _ price: String) -> String {
         #"{"error":[],"result":{"\#(key)":{"a":["64000.20000","1","1.000"],"b":["64000.00000","2","2.000"],"c":[\#(price),"0.00100000"],"v":["1.1","2.2"]}}}"#

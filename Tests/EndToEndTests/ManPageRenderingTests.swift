@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `docs/pricehost.1` as a user reads it: printed by the built binary, rendered by man-db's
 /// `man` with its warnings on, listing what `--help` lists.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .serialized, .blockingLane)
 struct ManPageRenderingTests {
     static let page = BuiltProducts.packageRoot + "/docs/pricehost.1"
 

@@ -1,11 +1,12 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// Each market plugin passes the plugin author's conformance check
 /// (`pricehost check --plugin`): a clean `not_found` for an asset that does
 /// not exist, unknown settings refused, concurrent fetches each completed once.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct MarketConformanceTests {
     /// Every market's answer for BTC-USD, and its way of saying "no such pair" for anything else.
     static func reply(to path: String) -> LoopbackHTTPServer.Reply {

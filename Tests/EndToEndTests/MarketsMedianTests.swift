@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `fetch --aggregate median` across the market plugins, every market's
 /// `baseURL` pointed at one loopback server that answers in each API's shape.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct MarketsMedianTests {
     /// Each market's answer for BTC and ETH, by request path.
     static let answers: [String: String] = [

@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `fetch --max-age`, `watch --max-age` and serve's `?maxAgeSeconds=`, from outside: a price file with one
 /// quote an hour old and one stamped now; the old one is refused naming its age, the fresh one is given.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct MaxAgeEndToEndTests {
     /// BTC an hour old, ETH stamped as the sandbox is made.
     static func sandbox(serve: Bool = false) throws -> (Sandbox, hourAgo: String) {

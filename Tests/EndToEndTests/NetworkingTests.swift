@@ -1,12 +1,13 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// The host's HTTP (libcurl, dlopen'ed) against upstreams that misbehave, as
 /// a user meets them: `pricehost fetch --provider coinbase` against a loopback
 /// server. Each case asserts the exact line, the exit status and what the
 /// server saw.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)), .serialized, .blockingLane)
 struct NetworkingTests {
     static let spotBody = CoinbaseTests.spot("BTC", "USD", "15840.01")
 

@@ -1,11 +1,12 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost new-plugin`: a plugin with its names filled in that builds with
 /// one command and passes the conformance check unchanged. The Swift one's
 /// release build is left to Templates/walkthrough.sh (CI), which builds it.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(3)), .serialized, .blockingLane)
 struct NewPluginTests {
     /// A service in the templates' shape: GET /{ASSET}-{CURRENCY} is {"price": "…"}.
     static func makeServer() throws -> LoopbackHTTPServer {

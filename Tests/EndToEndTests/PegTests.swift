@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// The peg plugin, in C on the host's services: it needs no settings and
 /// names the ones it is given, read with `json_get`.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(5)), .serialized, .blockingLane)
 struct PegTests {
     @Test func settingsItIgnoresAreNamedInOneWarningAndItStillAnswers() throws {
         let sandbox = try Sandbox(config: """

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// Plugin files others could replace are refused before dlopen; pins are checked.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct PluginSecurityTests {
     /// A sandbox with the test plugin copied into `plugins.d/libCTest.so`, named in `plugins`.
     func sandbox(pin: String? = nil) throws -> (Sandbox, String) {

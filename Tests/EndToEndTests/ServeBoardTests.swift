@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `GET /` (the board's page) and `GET /v1/board` (what it shows) over real sockets; the
 /// page's behaviour in a browser is BoardBrowserTests'. `POST /` stays the Chainlink adapter.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeBoardTests {
     static let assets = #", "assets": {"BTC": {"provider": "file", "maxAgeSeconds": 30}, "ETH": {"providers": ["file"]}}"#
 

@@ -1,9 +1,10 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `POST /`: the Chainlink external-adapter contract.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeChainlinkTests {
     @Test(arguments: [
         #"{"id":"1","data":{"base":"ETH","quote":"USD"}}"#,

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// Many requests for one pair share one upstream fetch.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeCoalescingTests {
     static func coinbaseSandbox(_ upstream: LoopbackHTTPServer, cacheSeconds: Int = 0) throws -> Sandbox {
         try Sandbox(config: """

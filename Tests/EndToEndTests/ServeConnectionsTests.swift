@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// How `serve` holds connections: many at once on a few threads (its event loops), each kept alive.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeConnectionsTests {
     /// The threads of process `pid` (its `/proc/PID/task` entries).
     static func threadCount(_ pid: Int32) -> Int {

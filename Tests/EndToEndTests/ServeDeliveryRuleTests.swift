@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `serve`'s delivery rules end to end: `/v1/stream`'s `deviationBps`, `heartbeatSeconds` and `maxAgeSeconds`,
 /// and a `webhooks` entry posting signed quotes to a receiver on 127.0.0.1.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeDeliveryRuleTests {
     @Test func anUnchangedPriceComesOnlyAsTheHeartbeat() throws {
         let sandbox = try ServeTests.fileSandbox()

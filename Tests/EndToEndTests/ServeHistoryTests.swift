@@ -1,10 +1,11 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `GET /v1/history` and the price gauges of `/metrics`: what the instance got, once each, exact in
 /// the API and as floats in the exposition; bad parameters refused as `/v1/prices` refuses them.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeHistoryTests {
     /// More digits than a Double holds: the API must keep them all.
     static let amounts = ["64000.123456789012345678", "64001.5", "63999.000000000000000001", "64002.25"]

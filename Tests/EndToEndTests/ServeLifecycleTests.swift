@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// SIGHUP reloads, SIGTERM drains.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeLifecycleTests {
     static let withPeg = configJSON(plugins: ["libFileProvider.so", "libPegProvider.so"], extra: #",  "assets": {"USDC": {"provider": "peg"}}"#)
 

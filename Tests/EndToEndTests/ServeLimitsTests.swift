@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// Bad input to `serve`: refused with the status that says why, never a crash,
 /// and the server keeps answering others.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeLimitsTests {
     /// Sends `bytes` on a fresh connection and reads the one reply.
     func reply(to bytes: [UInt8], _ server: ServeProcess) throws -> HTTPReply {

@@ -1,9 +1,10 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `GET /metrics`: Prometheus text format 0.0.4 that a real parser accepts, with the counts the traffic implies.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeMetricsTests {
     /// A parser of the text format installed on this machine: promtool, else Python's prometheus_client.
     static func parserCommand() -> (String, [String])? {

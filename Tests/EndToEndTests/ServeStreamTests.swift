@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `GET /v1/stream`: Server-Sent Events.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeStreamTests {
     /// An event's `id:` (its first line) and the rest of it.
     static func event(_ text: String) -> (id: String?, rest: String) {

@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost serve` end to end: the built binary on a loopback port, spoken to
 /// with real sockets. Waits are bounded; nothing asserts how fast anything is.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct ServeTests {
     static let btc = #"{"asset":"BTC","currency":"USD","amount":"91234.56","provider":"file","timestamp":"2026-11-20T12:00:00Z","status":"live"}"#
     static let eth = #"{"asset":"ETH","currency":"USD","amount":"3120.48","provider":"file","timestamp":"2026-11-20T12:00:00Z","status":"live"}"#

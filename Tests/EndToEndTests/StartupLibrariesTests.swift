@@ -1,10 +1,11 @@
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// The host and its shipped Swift plugins import FoundationEssentials, never
 /// Foundation: a file fetch must not load Foundation, its internationalization
 /// layer or ICU. The dynamic loader's own account (LD_DEBUG=libs) says what was loaded.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct StartupLibrariesTests {
     /// Libraries a fetch from the shipped Swift plugins must never load.
     static let forbidden = ["libFoundation.so", "libFoundationInternationalization.so", "libicu", "lib_FoundationICU.so", "libFoundationNetworking.so", "libcurl"]

@@ -1,11 +1,12 @@
 import Foundation
 import PriceHostTesting
+import PriceHostTestTraits
 import Testing
 
 /// `pricehost watch`, run as a deployment would: bounded by --ticks, or
 /// stopped by a signal. Timings here only order events (a change made
 /// between ticks one second apart); nothing asserts how fast anything is.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(2)), .serialized, .blockingLane)
 struct WatchTests {
     /// Runs `script` with bash in the sandbox; `$PRICEHOST` is the binary, `$CONFIG` the config.
     func bash(_ script: String, in sandbox: Sandbox) throws -> CommandResult {

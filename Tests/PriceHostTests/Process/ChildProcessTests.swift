@@ -1,8 +1,9 @@
 import ChildProcesses
 import Glibc
+import PriceHostTestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(5)), .serialized, .blockingLane)
 struct ChildProcessTests {
     @Test func capturesBothOutputsAndTheStatus() throws {
         let outcome = try ChildProcess("/bin/sh", ["-c", "echo out; echo err >&2; exit 3"]).run(timeout: .seconds(20))
@@ -63,7 +64,7 @@ struct ChildProcessTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(5)), .serialized, .blockingLane)
 struct ChildProcessDescriptorTests {
     @Test func aChildInheritsNoDescriptorBeyondStandardError() throws {
         // Opened without close-on-exec, as a test's listening socket is.
