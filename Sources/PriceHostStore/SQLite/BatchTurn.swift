@@ -1,33 +1,51 @@
 import Glibc
 
-/// Lets a thread waiting for the writer's core have it, every ``slice`` of a batch's work, for the first
-/// ``budget`` of the batch.
+/// Spreads a small batch's work over time: after every ``slice`` of work the writer sleeps for ``rest``, so it holds
+/// a core for a fifth of a millisecond at a time rather than for the whole batch at once.
 ///
-/// A batch is a burst of a millisecond or more; the scheduler lets a running thread finish its slice
-/// before a thread that wakes on its core (a stream's, with a price to pass on) runs, so the stream's
-/// p99 rose by the burst. A yield lets the waiting thread run, and costs a system call when none waits.
+/// A batch of 1,000 quotes (100 ms at 10,000 a second) is 2 to 5 ms of one core. While a stream kept the two cores
+/// busy, its threads lost that core for as long, fell behind, and the events sent during a batch and in the few
+/// milliseconds after it were the stream's slowest: timed against the writer's batches, the stream's slow events
+/// gathered in the 15 ms after each batch began (BENCHMARKS.md, "The writer paces a batch"). A yield, what this did
+/// before, gave the core only to a thread already queued on it; a sleep frees it for any.
 ///
-/// Bounded, because a yield on a loaded machine waits for every other runnable thread's turn: a writer
-/// yielding all through its batch would fall behind as an idle-priority one did, and the crash promise
-/// (a second at most lost) needs it to keep up. Past ``budget`` from the batch's start the writer runs
-/// its batch out at its normal priority (BENCHMARKS.md, "The writer yields its core within a batch"). At
-/// 10,000 quotes a second a 100 ms batch is about 1,000 quotes, 3 to 4 ms on a quiet machine: within it.
+/// Bounded, so that the writer keeps up whatever the load: only a batch of at most ``pacedQuotes`` is paced, and only
+/// for its first ``budget``; a larger batch (a backlog, an ingest at 100,000 quotes a second) and the rest of a batch
+/// past its budget run at full speed. At 10,000 quotes a second a batch takes about 12 ms paced, well within the
+/// 100 ms until the next one, and its transaction commits as soon as it ends.
 struct BatchTurn {
-    static let slice: Duration = .microseconds(50)
-    static let budget: Duration = .milliseconds(5)
+    static let slice: Duration = .microseconds(200)
+    static let rest: Duration = .microseconds(800)
+    static let budget: Duration = .milliseconds(40)
+    /// The largest batch paced: 25,000 quotes a second, at a batch every 100 ms.
+    static let pacedQuotes = 2_500
 
-    private let started = ContinuousClock.now
-    private var since = ContinuousClock.now
+    private let paced: Bool
+    private let now: () -> ContinuousClock.Instant
+    private let sleep: (Duration) -> Void
+    private let started: ContinuousClock.Instant
+    private var since: ContinuousClock.Instant
 
-    /// Yields once `slice` has passed since the last yield, while the batch is within its budget.
-    mutating func step() {
-        let now = ContinuousClock.now
-        if now - since >= Self.slice { yield(at: now) }
+    /// A turn for a batch of `count` quotes, on the system's clock unless a test gives its own.
+    init(count: Int, now: @escaping () -> ContinuousClock.Instant = { .now }, sleep: @escaping (Duration) -> Void = BatchTurn.sleep) {
+        paced = count <= Self.pacedQuotes
+        self.now = now
+        self.sleep = sleep
+        started = now()
+        since = started
     }
 
-    private mutating func yield(at now: ContinuousClock.Instant) {
-        guard now - started < Self.budget else { return }
-        sched_yield()
-        since = .now
+    /// Called between two pieces of the batch's work: sleeps for ``rest`` once ``slice`` of work has passed since
+    /// the last rest, while the batch is paced and within its budget.
+    mutating func step() {
+        guard paced else { return }
+        let current = now()
+        guard current - since >= Self.slice, current - started < Self.budget else { return }
+        sleep(Self.rest)
+        since = now()
+    }
+
+    static func sleep(_ duration: Duration) {
+        usleep(UInt32(duration / .microseconds(1)))
     }
 }

@@ -78,7 +78,7 @@ final class StoreWriter: StoreWriting {
             // And in one minute: the six candles' slots of the last quote's series and minute, found once for all of them.
             var cursor: (series: Int64, minute: Int64)?
             var cursorSlots = [Int](repeating: 0, count: spans.count)
-            var turn = BatchTurn()
+            var turn = BatchTurn(count: batch.count)
             for quote in batch {
                 turn.step()
                 let series: Int64

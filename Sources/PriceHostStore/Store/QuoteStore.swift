@@ -43,8 +43,9 @@ package final class QuoteStore: Sendable {
     package static let queueCapacity = 200_000
     /// The longest a quote waits in the queue while the writer is idle: one transaction at most this often,
     /// to a file as to a server. A batch is a burst on a core (at 10,000 quotes/s, 1,000 quotes, about 3 ms),
-    /// which the writer slices with yields (``BatchTurn``); fewer, larger batches cost the writer less per
-    /// quote (a file's were every 20 ms until the yields came: BENCHMARKS.md, "Recording a stream costs less").
+    /// which the writer spreads out with rests (``BatchTurn``); fewer, larger batches cost the writer less per
+    /// quote (a file's were every 20 ms until the writer gave its core up within a batch: BENCHMARKS.md,
+    /// "Recording a stream costs less").
     package static let batchInterval: Duration = .milliseconds(100)
     /// The first and the longest pause before a server that failed is tried again (doubling between), in nanoseconds.
     static let retryPauses: (first: UInt64, longest: UInt64) = (100_000_000, 5_000_000_000)
