@@ -29,8 +29,8 @@ struct BatchTurnTests {
         let rig = Rig()
         // 1,000 quotes of 5 µs each: 5 ms of work.
         rig.run(count: 1_000, steps: 1_000, work: .microseconds(5))
-        // A rest after every 200 µs of work: 25 in 5 ms, each of 800 µs, all within the first 40 ms.
-        #expect(rig.rests.count == 25, "\(rig.rests.count) rests")
+        // A rest after every 100 µs of work: 50 in 5 ms, each of 400 µs, all within the first 40 ms.
+        #expect(rig.rests.count == 50, "\(rig.rests.count) rests")
         #expect(rig.rests.allSatisfy { $0 == BatchTurn.rest })
         #expect(rig.restsAt.allSatisfy { $0 < BatchTurn.budget })
         // Between two rests, one slice of work.
@@ -43,10 +43,10 @@ struct BatchTurnTests {
         let rig = Rig()
         // 2,500 quotes of 20 µs each: 50 ms of work, paced only while under 40 ms have passed.
         rig.run(count: 2_500, steps: 2_500, work: .microseconds(20))
-        // Each 200 µs of work is followed by 800 µs asleep: the 40th rest begins at 39.2 ms, and none after it; the
+        // Each 100 µs of work is followed by 400 µs asleep: the 80th rest begins at 39.6 ms, and none after it; the
         // remaining 42 ms of work run out at once.
-        #expect(rig.rests.count == 40, "\(rig.rests.count) rests")
-        #expect(rig.restsAt.last == .microseconds(39_200))
+        #expect(rig.rests.count == 80, "\(rig.rests.count) rests")
+        #expect(rig.restsAt.last == .microseconds(39_600))
     }
 
     @Test func aBatchLargerThanThePacedBoundIsNeverPaced() {

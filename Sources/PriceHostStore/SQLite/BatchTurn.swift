@@ -1,7 +1,7 @@
 import Glibc
 
 /// Spreads a small batch's work over time: after every ``slice`` of work the writer sleeps for ``rest``, so it holds
-/// a core for a fifth of a millisecond at a time rather than for the whole batch at once.
+/// a core for a tenth of a millisecond at a time rather than for the whole batch at once.
 ///
 /// A batch of 1,000 quotes (100 ms at 10,000 a second) is 2 to 5 ms of one core. While a stream kept the two cores
 /// busy, its threads lost that core for as long, fell behind, and the events sent during a batch and in the few
@@ -11,11 +11,15 @@ import Glibc
 ///
 /// Bounded, so that the writer keeps up whatever the load: only a batch of at most ``pacedQuotes`` is paced, and only
 /// for its first ``budget``; a larger batch (a backlog, an ingest at 100,000 quotes a second) and the rest of a batch
-/// past its budget run at full speed. At 10,000 quotes a second a batch takes about 12 ms paced, well within the
-/// 100 ms until the next one, and its transaction commits as soon as it ends.
+/// past its budget run at full speed. At 10,000 quotes a second a batch takes 12 to 25 ms paced (more on a busy
+/// machine, never much past the budget), within the 100 ms until the next one, and commits as soon as it ends.
+///
+/// Why these lengths: against the writer's batch times, the stream's events slower than 0.7 ms gathered in a batch's
+/// first 20 ms with a yield (9 more a batch than elsewhere) and with 200 µs slices and 800 µs rests (2 more), and not
+/// at all with 100 µs and 400 µs, which also cut those between 0.4 and 0.7 ms there by more than half (BENCHMARKS.md).
 struct BatchTurn {
-    static let slice: Duration = .microseconds(200)
-    static let rest: Duration = .microseconds(800)
+    static let slice: Duration = .microseconds(100)
+    static let rest: Duration = .microseconds(400)
     static let budget: Duration = .milliseconds(40)
     /// The largest batch paced: 25,000 quotes a second, at a batch every 100 ms.
     static let pacedQuotes = 2_500
