@@ -11,12 +11,12 @@ import Glibc
 ///
 /// Bounded, so that the writer keeps up whatever the load: only a batch of at most ``pacedQuotes`` is paced, and only
 /// for its first ``budget``; a larger batch (a backlog, an ingest at 100,000 quotes a second) and the rest of a batch
-/// past its budget run at full speed. At 10,000 quotes a second a batch takes 12 to 25 ms paced (more on a busy
+/// past its budget run at full speed. At 10,000 quotes a second a batch takes 12 to 40 ms paced (more on a busy
 /// machine, never much past the budget), within the 100 ms until the next one, and commits as soon as it ends.
 ///
-/// Why these lengths: against the writer's batch times, the stream's events slower than 0.7 ms gathered in a batch's
-/// first 20 ms with a yield (9 more a batch than elsewhere) and with 200 µs slices and 800 µs rests (2 more), and not
-/// at all with 100 µs and 400 µs, which also cut those between 0.4 and 0.7 ms there by more than half (BENCHMARKS.md).
+/// What it buys, counted against the writer's batch times (BENCHMARKS.md, "The writer paces a batch"): the stream's
+/// events slower than 0.7 ms that a batch and the 15 ms after it add fell from 7 to 9 a batch with a yield to 2 to
+/// 4; the events of 0.4 to 0.7 ms it adds did not change. 100 µs and 200 µs slices could not be told apart.
 struct BatchTurn {
     static let slice: Duration = .microseconds(100)
     static let rest: Duration = .microseconds(400)
