@@ -22,7 +22,8 @@ public struct BlockingLaneTrait: SuiteTrait, TestTrait, TestScoping {
 
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         if testCase != nil {
-            try await withTaskExecutorPreference(DispatchThreadsExecutor()) { try await function() }
+            // Each test as `.offThePool` runs it.
+            try await OffThePoolTrait().provideScope(for: test, testCase: testCase, performing: function)
         } else if Self.holdsLane {
             try await function()
         } else {
