@@ -90,9 +90,12 @@ final class FeedGroup: Sendable {
             }
         }
         func finish(_ link: FeedLink) {
+            link.reader.stop()
             for task in linkTasks.removeValue(forKey: link.id) ?? [] { task.cancel() }
         }
         func closeInBackground(_ link: FeedLink, because reason: String) {
+            // Noted before its reader reports the end (at once, in `finish`), so the report says why.
+            link.noteClosing(because: reason)
             finish(link)
             Task(executorPreference: runner.taskExecutor) { await link.close(because: reason) }
         }
@@ -116,6 +119,7 @@ final class FeedGroup: Sendable {
                 opening = false
                 if everOpened { runner.countReconnect() }
                 everOpened = true
+                link.reader.attach(link)
                 linkTasks[link.id] = startTasks(for: link)
                 if handover, active != nil { pending = link } else {
                     active = link
@@ -192,9 +196,10 @@ final class FeedGroup: Sendable {
             return
         }
         do {
-            let connection = try await WebSocketConnection.connect(to: url, options: runner.options)
+            let reader = FeedReader(group: self, pairs: pairs)
+            let connection = try await WebSocketConnection.connect(to: url, options: runner.options, handler: reader)
             let link = FeedLink(id: Self.nextLinkID.withLock { $0 += 1; return $0 }, connection: connection, pairs: pairs,
-                                openedAt: runner.clock.now)
+                                reader: reader, openedAt: runner.clock.now)
             for message in runner.stream.subscribeMessages(for: pairs) {
                 try await connection.send(text: message)
             }

@@ -7,22 +7,30 @@ final class FeedLink: Sendable {
     let id: Int
     let connection: WebSocketConnection
     let pairs: StreamPairs
+    /// Reads its messages, on the connection's thread.
+    let reader: FeedReader
     let openedAt: ContinuousClock.Instant
     private let closing = Lock<String?>(nil)
 
-    init(id: Int, connection: WebSocketConnection, pairs: StreamPairs, openedAt: ContinuousClock.Instant) {
+    init(id: Int, connection: WebSocketConnection, pairs: StreamPairs, reader: FeedReader, openedAt: ContinuousClock.Instant) {
         self.id = id
         self.connection = connection
         self.pairs = pairs
+        self.reader = reader
         self.openedAt = openedAt
     }
 
     /// Why the host closed it, if it did.
     var closedBecause: String? { closing.withLock { $0 } }
 
+    /// Notes why the host is closing it (the first reason given stays).
+    func noteClosing(because reason: String) {
+        closing.withLock { $0 = $0 ?? reason }
+    }
+
     /// Closes the connection, noting why; the reader then reports its end.
     func close(because reason: String, code: WebSocketCloseCode = .normalClosure) async {
-        closing.withLock { $0 = $0 ?? reason }
+        noteClosing(because: reason)
         await connection.close(code: code, reason: "")
     }
 }

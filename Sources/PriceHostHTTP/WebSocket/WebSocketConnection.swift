@@ -21,6 +21,8 @@ import PriceHostCore
 /// or timed out) or `.protocolError` (the server broke the protocol: a message over
 /// ``WebSocketOptions/maxMessageBytes`` is 1009, text that is not UTF-8 1007, the
 /// rest 1002; the close frame with that code has been sent). The stream then finishes.
+/// A connection opened with a ``WebSocketEventHandler`` hands the same events to it
+/// instead, on its own thread, with no hop to a task per message.
 /// Pings are answered with pongs by the connection itself.
 ///
 /// Releasing the connection without ``close(code:reason:)`` closes it with 1001 (going away).
@@ -49,13 +51,17 @@ package final class WebSocketConnection: Sendable {
     ///   ``WebSocketError/Code/timedOut`` (connect or handshake), ``WebSocketError/Code/handshakeRefused``
     ///   (the status, a header), ``WebSocketError/Code/handshakeMalformed``, ``WebSocketError/Code/connectionClosed``
     ///   (the server closed the connection before it answered).
-    package static func connect(to url: String, options: WebSocketOptions = WebSocketOptions()) async throws(WebSocketError) -> WebSocketConnection {
+    /// - Parameter handler: takes the events on the connection's thread (``WebSocketEventHandler``);
+    ///   ``events`` then yields none. Without it, they are read from ``events``.
+    package static func connect(to url: String, options: WebSocketOptions = WebSocketOptions(),
+                                handler: (any WebSocketEventHandler)? = nil) async throws(WebSocketError) -> WebSocketConnection {
         let parsed = try WebSocketURL(url)
         let handshake = try WebSocketHandshake(url: parsed, protocols: options.protocols, extraHeaders: options.headers)
         let curl = try library(options.libraryName, for: parsed)
         let handoff = OpenRequest.Handoff(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let opened = OpenRequest(curl: curl, handshake: handshake, options: options, handoff: handoff, continuation: continuation)
+            let opened = OpenRequest(curl: curl, handshake: handshake, options: options, handler: handler, handoff: handoff,
+                                     continuation: continuation)
             guard DetachedThread.start({ WebSocketIOLoop.run(opened) }) else {
                 opened.answer(.failure(.connect(.unavailable, parsed, "the system refused a thread for the connection")))
                 return
@@ -126,6 +132,7 @@ struct OpenRequest: Sendable {
     let curl: LibCurl
     let handshake: WebSocketHandshake
     let options: WebSocketOptions
+    let handler: (any WebSocketEventHandler)?
     let handoff: Handoff
     let continuation: CheckedContinuation<Void, Never>
 

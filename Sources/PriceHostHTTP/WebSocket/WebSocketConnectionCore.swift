@@ -38,12 +38,36 @@ final class WebSocketConnectionCore: Sendable {
     let shared: Lock<Shared>
     let wakePipe: WakePipe
     let sink: AsyncStream<WebSocketEvent>.Continuation
+    /// Takes the events on the connection's thread instead of ``sink``, when given.
+    let handler: (any WebSocketEventHandler)?
 
-    init(url: WebSocketURL, state: WebSocketConnectionState, wakePipe: WakePipe, sink: AsyncStream<WebSocketEvent>.Continuation) {
+    init(url: WebSocketURL, state: WebSocketConnectionState, wakePipe: WakePipe, sink: AsyncStream<WebSocketEvent>.Continuation,
+         handler: (any WebSocketEventHandler)?) {
         self.url = url
         shared = Lock(Shared(state: state))
         self.wakePipe = wakePipe
         self.sink = sink
+        self.handler = handler
+    }
+
+    /// Hands `event` on, on the connection's thread: to the handler, whose replies are queued
+    /// as any write is, or to the events' reader (counted in ``Shared/unread`` by the caller).
+    func deliver(_ event: WebSocketEvent) {
+        guard let handler else {
+            sink.yield(event)
+            return
+        }
+        let replies = handler.received(event)
+        guard !replies.isEmpty else { return }
+        shared.withLock { shared in
+            guard shared.ended == nil else { return }
+            for reply in replies {
+                // Refused once the close has started: a reply may not follow our close frame.
+                guard let bytes = try? shared.state.makeTextFrame(reply) else { return }
+                shared.queued.append(Write(bytes: bytes, waiter: nil))
+            }
+        }
+        wakePipe.wake()
     }
 
     /// Queues the frame `make` builds from the state, and waits until it is written.
@@ -111,17 +135,18 @@ final class WebSocketConnectionCore: Sendable {
         let ended = WebSocketError.connectionClosed(url, reason)
         let (queued, closeWaiters) = shared.withLock { shared in
             shared.ended = ended
-            // Counted as every event is: the reader's taking it is counted off.
-            if lastEvent != nil { shared.unread += 1 }
+            // Counted as every event for the reader is: its taking it is counted off.
+            if lastEvent != nil, handler == nil { shared.unread += 1 }
             defer {
                 shared.queued = []
                 shared.closeWaiters = []
             }
             return (shared.queued, shared.closeWaiters)
         }
-        if let lastEvent { sink.yield(lastEvent) }
+        if let lastEvent { deliver(lastEvent) }
         // Finished before a close returns: after `await close()`, the events end.
         sink.finish()
+        handler?.ended()
         for waiter in unwritten + queued.compactMap(\.waiter) { waiter.resume(returning: .failure(ended)) }
         for waiter in closeWaiters { waiter.resume() }
     }

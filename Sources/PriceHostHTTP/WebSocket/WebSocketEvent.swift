@@ -15,3 +15,16 @@ package enum WebSocketEvent: Equatable, Sendable {
     /// already); write it, then drop the connection. Always the last event.
     case protocolError(WebSocketError)
 }
+
+/// Takes a connection's events on the connection's own thread, in order, in place of
+/// ``WebSocketConnection/events`` (which then only finishes): a message costs no hand-off
+/// to another thread. Given to ``WebSocketConnection/connect(to:options:handler:)``, so no
+/// event can arrive before it.
+package protocol WebSocketEventHandler: Sendable {
+    /// One event, on the connection's thread, which reads nothing more until it returns: it
+    /// must not block. Returns text messages to send in reply, in order; they are dropped
+    /// once the close handshake has started.
+    func received(_ event: WebSocketEvent) -> [String]
+    /// The connection has ended, after its last event (and its socket is closed): once, on its thread.
+    func ended()
+}

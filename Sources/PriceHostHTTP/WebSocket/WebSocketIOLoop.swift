@@ -66,7 +66,7 @@ struct WebSocketIOLoop {
         }
         let (events, sink) = AsyncStream<WebSocketEvent>.makeStream()
         let core = WebSocketConnectionCore(url: url, state: WebSocketConnectionState(maximumMessageSize: request.options.maxMessageBytes),
-                                           wakePipe: wakePipe, sink: sink)
+                                           wakePipe: wakePipe, sink: sink, handler: request.handler)
         // Made in the call, so this thread keeps no reference: releasing the connection must reach `abandon`.
         request.answer(.success(WebSocketConnection(url: url, selectedProtocol: upgrade.selectedProtocol, events: events, core: core)))
         var loop = WebSocketIOLoop(stream: stream, core: core, closeTimeout: request.options.closeTimeout)
@@ -227,12 +227,13 @@ struct WebSocketIOLoop {
     private mutating func absorb(_ bytes: ArraySlice<UInt8>) {
         let (result, phase) = core.shared.withLock { shared in
             let result = shared.state.feed(bytes)
-            shared.unread += result.events.count
+            // A handler takes them as they come: nothing is read ahead of it.
+            if core.handler == nil { shared.unread += result.events.count }
             return (result, shared.state.phase)
         }
         output += result.outgoing
         for event in result.events {
-            core.sink.yield(event)
+            core.deliver(event)
             switch event {
             case .closed(let code, let reason): protocolOver = "the server closed it with \(code)\(reason.isEmpty ? "" : " \(WebSocketError.quoted(reason))")"
             case .protocolError(let error): protocolOver = error.description
