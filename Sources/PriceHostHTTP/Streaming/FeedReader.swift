@@ -11,11 +11,13 @@ import PriceHostCore
 /// loop hears of a link after its `.opened`, as it would from a reader started then. Quotes do not
 /// wait. Once ``stop()`` is called (the loop let the link go), its messages are ignored.
 final class FeedReader: WebSocketEventHandler {
-    private let group: FeedGroup
     private let pairs: StreamPairs
 
     private struct State {
-        /// Weak: the connection holds its reader, and its link must not be held by it (releasing the link closes it).
+        /// Weak, as the link: the connection holds its reader, so a strong reference would make a cycle (the group's
+        /// signals hold links, a link its connection) that keeps a stopped feed's connection open for good.
+        weak var group: FeedGroup?
+        /// Weak: releasing the link must still release its connection, which then closes (going away).
         weak var link: FeedLink?
         /// Signals waiting for the link.
         var held: [@Sendable (FeedLink) -> FeedSignal] = []
@@ -26,18 +28,18 @@ final class FeedReader: WebSocketEventHandler {
         var over = false
     }
 
-    private let state = Lock(State())
+    private let state: Lock<State>
 
     init(group: FeedGroup, pairs: StreamPairs) {
-        self.group = group
         self.pairs = pairs
+        state = Lock(State(group: group))
     }
 
     /// The connection opened as `link`, and the loop knows it: what waited for it goes out.
     func attach(_ link: FeedLink) {
         state.withLock { state in
             state.link = link
-            for make in state.held { group.continuation.yield(make(link)) }
+            for make in state.held { state.group?.continuation.yield(make(link)) }
             state.held = []
         }
     }
@@ -47,15 +49,16 @@ final class FeedReader: WebSocketEventHandler {
         state.withLock { state in
             guard !state.over else { return }
             state.over = true
-            if let link = state.link { group.continuation.yield(.ended(link, state.end)) }
+            if let link = state.link { state.group?.continuation.yield(.ended(link, state.end)) }
         }
     }
 
     func received(_ event: WebSocketEvent) -> [String] {
-        guard !state.withLock({ $0.over }) else { return [] }
+        // Once over, or once the group is gone (its feed stopped), the messages are the connection's last: not read.
+        guard let group = state.withLock({ $0.over ? nil : $0.group }) else { return [] }
         switch event {
         case .text(let text):
-            let (replies, alive) = handle(text)
+            let (replies, alive) = handle(text, runner: group.runner)
             if alive {
                 group.noteMessage()
                 let first = state.withLock { state in
@@ -95,7 +98,7 @@ final class FeedReader: WebSocketEventHandler {
 
     private func hold(_ state: inout State, _ make: @escaping @Sendable (FeedLink) -> FeedSignal) {
         if let link = state.link {
-            group.continuation.yield(make(link))
+            state.group?.continuation.yield(make(link))
         } else {
             state.held.append(make)
         }
@@ -103,8 +106,7 @@ final class FeedReader: WebSocketEventHandler {
 
     /// What the plugin reads in one message, acted on; returns the replies to send, and whether
     /// the message was a price or a heartbeat (a repeated price included: the venue is alive).
-    private func handle(_ text: String) -> (replies: [String], alive: Bool) {
-        let runner = group.runner
+    private func handle(_ text: String, runner: FeedRunner) -> (replies: [String], alive: Bool) {
         runner.countMessage()
         var replies: [String] = []
         var dropQuotes = false

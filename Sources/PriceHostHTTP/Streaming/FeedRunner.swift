@@ -93,6 +93,8 @@ final class FeedRunner: Sendable {
             return state.groups
         }
         for group in groups { await group.stop() }
+        // A group holds its runner: let the stopped ones go, or the two keep each other (and the group's last links) alive.
+        state.withLock { $0.groups.removeAll { group in groups.contains { $0 === group } } }
     }
 
     /// The feed's state: stale when any connection is, live when every one is, else connecting.

@@ -23,7 +23,8 @@ package final class WebSocketFeeds: QuoteFeeds {
     private let libraryName: String
     private let taskExecutor: (any TaskExecutor)?
     private let clock: any PriceClock
-    private let runners = Lock<[String: FeedRunner]>([:])
+    /// The running feeds, by provider (internal: a test checks that a stopped one is let go).
+    let runners = Lock<[String: FeedRunner]>([:])
 
     /// - Parameters:
     ///   - sources: by provider, those whose plugin describes a feed and that have a general fetcher.

@@ -50,24 +50,27 @@ final class WebSocketConnectionCore: Sendable {
         self.handler = handler
     }
 
-    /// Hands `event` on, on the connection's thread: to the handler, whose replies are queued
-    /// as any write is, or to the events' reader (counted in ``Shared/unread`` by the caller).
-    func deliver(_ event: WebSocketEvent) {
+    /// Hands `event` on, on the connection's thread: to the handler, or to the events' reader
+    /// (counted in ``Shared/unread`` by the caller). Returns the frames of the handler's replies,
+    /// for the thread to write next, before anything the protocol answers to later bytes (a close).
+    @discardableResult
+    func deliver(_ event: WebSocketEvent) -> [UInt8] {
         guard let handler else {
             sink.yield(event)
-            return
+            return []
         }
         let replies = handler.received(event)
-        guard !replies.isEmpty else { return }
-        shared.withLock { shared in
-            guard shared.ended == nil else { return }
+        guard !replies.isEmpty else { return [] }
+        return shared.withLock { shared in
+            var frames: [UInt8] = []
+            guard shared.ended == nil else { return frames }
             for reply in replies {
                 // Refused once the close has started: a reply may not follow our close frame.
-                guard let bytes = try? shared.state.makeTextFrame(reply) else { return }
-                shared.queued.append(Write(bytes: bytes, waiter: nil))
+                guard let bytes = try? shared.state.makeTextFrame(reply) else { break }
+                frames += bytes
             }
+            return frames
         }
-        wakePipe.wake()
     }
 
     /// Queues the frame `make` builds from the state, and waits until it is written.

@@ -233,7 +233,8 @@ struct WebSocketIOLoop {
         }
         output += result.outgoing
         for event in result.events {
-            core.deliver(event)
+            // A handler's replies go out in order with the protocol's own answers: before the echo of a close read later.
+            output += core.deliver(event)
             switch event {
             case .closed(let code, let reason): protocolOver = "the server closed it with \(code)\(reason.isEmpty ? "" : " \(WebSocketError.quoted(reason))")"
             case .protocolError(let error): protocolOver = error.description

@@ -175,4 +175,32 @@ struct WebSocketFeedsTests {
         // Wakes what still sleeps on the clock, which then finds the feed stopped.
         clock.advance(by: .seconds(3_600))
     }
+
+    /// A provider's feed stopped (as the fleet does on every lease it loses) is let go whole: its runner, its
+    /// connection's group and reader, which otherwise kept each other, and the connection's wake pipe, alive.
+    @Test func aStoppedFeedIsLetGo() async throws {
+        guard await WebSocketFixtureServer.available(for: #function) else { return }
+        let server = try await WebSocketFixtureServer.start(["echo"])
+        defer { server.stop() }
+        let clock = TestClock()
+        let feeds = try Self.feeds(url: server.url(), amounts: ["64000.1"], clock: clock)
+        let received = Lock(0)
+        var subscription = feeds.subscribe(provider: "echo", pair: QuoteRequest(asset: "BTC", currency: "USD")) { _ in
+            received.withLock { $0 += 1 }
+        }
+        weak let runner = feeds.runners.withLock { $0["echo"] }
+        #expect(runner != nil)
+        #expect(await clock.waitForTimers(atLeast: 2))
+        clock.advance(by: .milliseconds(20))
+        #expect(await Self.eventually { received.withLock { $0 } == 1 })
+        #expect(subscription != nil)
+        subscription?.cancel()
+        // The subscription holds its runner (for its cancel): let it go too.
+        subscription = nil
+        await feeds.stop(provider: "echo")
+        // Wakes what still sleeps on the clock (the watchdog), which then finds the feed stopped and ends.
+        clock.advance(by: .seconds(3_600))
+        #expect(await Self.eventually { runner == nil }, "the stopped feed's runner is still alive")
+        #expect(try await server.line(startingWith: "CLOSED") == "CLOSED 1001 ")
+    }
 }
