@@ -44,6 +44,7 @@ enum Benchmark {
         case .store: try StoreCase.run(context)
         case .storePostgres: try StorePostgresCase.run(context)
         case .storeStream: try StoreCase.runStream(context)
+        case .storeStreamControl: try StoreCase.runStreamControl(context)
         }
     }
 }

@@ -56,7 +56,7 @@ struct Locations: Sendable {
         if cases.contains(.startup) || cases.contains(.memory) { executables.append(helloFoundation) }
         if cases.contains(.container) { executables.append(injectionBenchmark) }
         if cases.contains(.network) { executables += [curlFloor, curlHostFloor] }
-        if !Set(cases).isDisjoint(with: [.network, .concurrency, .fleet, .stream, .streamFleet, .store, .storeStream]) { files.append(coinbasePlugin) }
+        if !Set(cases).isDisjoint(with: [.network, .concurrency, .fleet, .stream, .streamFleet, .store, .storeStream, .storeStreamControl]) { files.append(coinbasePlugin) }
         if cases.contains(.plugins) { files += [abiHeaderDirectory + "/pricehost_plugin.h", cPluginSource] }
         if cases.contains(.store) { files.append(storeIngestScript) }
         for path in executables where access(path, X_OK) != 0 {

@@ -7,14 +7,16 @@ struct Options: Sendable {
         case store
         case storePostgres = "store-postgres"
         case storeStream = "store-stream"
+        case storeStreamControl = "store-stream-control"
     }
 
     /// Timed runs per figure; odd, so the median is a run that happened.
     var runs = 21
     /// `--quick`: 5 runs, the container benchmark's own `--quick`, no 2000-tick watch.
     var quick = false
-    /// The cases to run, in ``Case`` order. `store-stream` is a part of `store`, run alone only when asked.
-    var cases = Case.allCases.filter { $0 != .storeStream }
+    /// The cases to run, in ``Case`` order. `store-stream` is a part of `store`, and `store-stream-control` its
+    /// control: run only when asked.
+    var cases = Case.allCases.filter { $0 != .storeStream && $0 != .storeStreamControl }
     /// `--repo PATH`: where `plugins.json` and `prices.json` are, instead of searching upwards.
     var repo: String?
     /// `--help`.
@@ -81,7 +83,9 @@ struct Options: Sendable {
 
         The store-stream case runs only the store case's stream part (issue 35's one open bar): serve's
         stream latency to 1 SSE client at 10,000 tickers/s with its store recording and off, 5 rounds a
-        side (--quick: 1), about 2 minutes.
+        side (--quick: 1), about 2 minutes. The store-stream-control case runs the same rounds with the
+        store off on both sides: how far apart two identical sides come out on this machine, against
+        which the 1.10x bar's verdicts are read.
 
         The memory case runs `pricehost watch` at its shortest interval, 0.1 s: about 100 s
         (--quick) or 200 s. Exit status: 0 when every case ran, missed targets included;

@@ -36,21 +36,45 @@ extension StoreCase {
         return [outcome]
     }
 
-    static func streamRounds(_ context: BenchmarkContext, tickers: Int, rounds: Int) throws -> [StreamRound] {
+    /// `--only store-stream-control`: the same rounds with the store off on both sides (an A/A control). The ratio of
+    /// two identical sides' medians is this machine's noise: the spread a verdict on 1.10x is read against.
+    static func runStreamControl(_ context: BenchmarkContext) throws -> [TargetOutcome] {
+        let loadAtStart = RunHeader.loadAverage()
+        let rounds = try streamRounds(context, tickers: context.options.quick ? 30_000 : 100_000, rounds: context.options.quick ? 1 : 5,
+                                      control: true)
+        let loadAtEnd = RunHeader.loadAverage()
+        Report.section("store-stream-control: the store off on both sides (an A/A control for issue 35's 1.10x bar)")
+        Report.note("load average at the start / end of the case: \(loadAtStart) / \(loadAtEnd)")
+        var rows: [Row] = []
+        for (label, side) in [("side A, the store off", rounds.filter { !$0.recording }), ("side B, the store off too", rounds.filter(\.recording))] {
+            let p99s = side.map { $0.run.percentile(0.99) }
+            rows.append(Row(what: "stream, 1 client, \(label): p99, median of the rounds, ms", median: String(format: "%.2f", Samples(p99s).median),
+                            spread: p99s.map { String(format: "%.2f", $0) }.joined(separator: ", ")))
+        }
+        let ratio = Samples(rounds.filter(\.recording).map { $0.run.percentile(0.99) }).median
+            / Samples(rounds.filter { !$0.recording }.map { $0.run.percentile(0.99) }).median
+        rows.append(Row(what: "  p99 B / A (identical sides: 1.00x but for the machine)", median: Report.ratio(ratio)))
+        Report.table(rows, spreadHeading: "runs")
+        return []
+    }
+
+    /// - Parameter control: both sides with the store off (the `recording` side is then side B of an A/A control).
+    static func streamRounds(_ context: BenchmarkContext, tickers: Int, rounds: Int, control: Bool = false) throws -> [StreamRound] {
         var results: [StreamRound] = []
         for round in 0..<rounds {
             for recording in round % 2 == 0 ? [false, true] : [true, false] {
-                results.append(try streamRun(context, tickers: tickers, recording: recording))
+                results.append(try streamRun(context, tickers: tickers, recording: recording, control: control))
             }
         }
         return results
     }
 
-    private static func streamRun(_ context: BenchmarkContext, tickers: Int, recording: Bool) throws -> StreamRound {
-        Report.progress("store: stream latency, 1 SSE client, \(tickers) tickers at \(streamRate)/s, the store \(recording ? "recording" : "off")")
+    private static func streamRun(_ context: BenchmarkContext, tickers: Int, recording: Bool, control: Bool) throws -> StreamRound {
+        let side = control ? "off (the control's side \(recording ? "B" : "A"))" : recording ? "recording" : "off"
+        Report.progress("store: stream latency, 1 SSE client, \(tickers) tickers at \(streamRate)/s, the store \(side)")
         let path = context.scratch.uniquePath("stream-store", suffix: "db")
         defer { StoreBench.remove(path) }
-        let store = recording ? #"{"url": \#(JSONValue.quoted("sqlite:" + path))}"# : StreamServer.storeOff
+        let store = recording && !control ? #"{"url": \#(JSONValue.quoted("sqlite:" + path))}"# : StreamServer.storeOff
         let session = try StreamSession(context, name: "store-stream-\(recording ? "on" : "off")", clientCount: 1, threads: 1,
                                         timed: tickers, store: store)
         var round = StreamRound(recording: recording, run: StreamCase.LatencyRun(clients: 1, tickers: tickers), sent: 0, storeBytes: 0)
