@@ -54,4 +54,13 @@ struct BatchTurnTests {
         rig.run(count: BatchTurn.pacedQuotes + 1, steps: 10_000, work: .microseconds(5))
         #expect(rig.rests.isEmpty)
     }
+
+    @Test func aPacedBatchRestsOnceAfterTheCheckpointBeforeIt() {
+        for (count, rests) in [(1_000, 1), (BatchTurn.pacedQuotes + 1, 0)] {
+            var slept: [Duration] = []
+            var turn = BatchTurn(count: count, now: { .now }, sleep: { slept.append($0) })
+            turn.restAfterCheckpoint()
+            #expect(slept == Array(repeating: BatchTurn.rest, count: rests), "a batch of \(count)")
+        }
+    }
 }

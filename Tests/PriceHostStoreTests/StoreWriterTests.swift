@@ -57,4 +57,35 @@ import Testing
         // Only a higher amount moves the high, only a lower one the low: the same value in other words does not.
         #expect(answer == .candles([Candle(start: QuoteStoreTests.noon, open: "100.5", high: "100.5", low: "99", close: "99.000", count: 4)]))
     }
+
+    /// The writer checkpoints before every batch (SQLite's own checkpoint, a 4 MB copy inside a commit every 1,000
+    /// pages, is off): the WAL holds about one batch's pages, reused from its start, and every quote is in the file.
+    @Test func theWriteAheadLogIsCheckpointedBeforeEveryBatch() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try QuoteStoreTests.open(directory)
+        defer { store.close() }
+        var largestLog = 0
+        // 40 batches of 1,000 quotes, 10 ms apart: about 8 MB of WAL frames in all, 4 MB before SQLite's own checkpoint.
+        for batch in 0..<40 {
+            for index in 0..<1_000 {
+                let offset = Int64(batch * 1_000 + index) * 10
+                store.record(QuoteStoreTests.quote("\(64_000 + index % 97).\(index % 10)", at: offset))
+            }
+            store.flush()
+            largestLog = max(largestLog, Self.size(directory.file("quotes.db-wal")))
+        }
+        #expect(largestLog > 0 && largestLog < 1_000_000, "the WAL reached \(largestLog) bytes")
+        let answer = try store.candles(QuoteStoreTests.btc, interval: .oneMinute, from: QuoteStoreTests.noon, to: QuoteStoreTests.noon + 3_600_000,
+                                       fillPrevious: false, now: QuoteStoreTests.noon + 3_600_000, limit: 100)
+        guard case .candles(let candles) = answer else {
+            Issue.record("\(answer)")
+            return
+        }
+        #expect(candles.map(\.count).reduce(0, +) == 40_000)
+    }
+
+    static func size(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    }
 }

@@ -49,6 +49,14 @@ struct BatchTurn {
         since = now()
     }
 
+    /// Called between the checkpoint before the batch and the batch's work: for a paced batch, one ``rest``, so that
+    /// the checkpoint, a burst SQLite cannot cut into slices, is not followed by a slice at once.
+    mutating func restAfterCheckpoint() {
+        guard paced else { return }
+        sleep(Self.rest)
+        since = now()
+    }
+
     static func sleep(_ duration: Duration) {
         usleep(UInt32(duration / .microseconds(1)))
     }

@@ -1,3 +1,4 @@
+import Glibc
 import PriceHostCore
 
 /// What the writer's thread does with each batch: one transaction that adds the quotes and updates
@@ -11,12 +12,14 @@ final class StoreWriter: StoreWriting {
     }
 
     private let connection: SQLiteConnection
+    private let path: String
     private let spans = CandleInterval.allCases.map(\.minutes)
     /// Each series' id, once read or made; forgotten when a transaction fails (its new rows are gone).
     private var seriesIDs: [SeriesKey: Int64] = [:]
 
     /// Opens the file read-write (creating it), in WAL mode, with the tables made.
     init(library: LibSQLite, path: String) throws(SQLiteError) {
+        self.path = path
         connection = try SQLiteConnection(library: library, path: path)
         let version = try connection.integer("PRAGMA user_version")
         guard version <= StoreSchema.version else {
@@ -28,6 +31,8 @@ final class StoreWriter: StoreWriting {
         }
         // A process killed loses nothing committed in WAL mode with NORMAL; a power cut may lose the last commits, never the file.
         try connection.execute("PRAGMA synchronous=NORMAL")
+        // The writer checkpoints before every batch itself (`checkpoint()`), not SQLite inside a commit.
+        try connection.execute("PRAGMA wal_autocheckpoint=0")
         // The layout read again under the write lock: another process may have made or migrated the file meanwhile.
         try connection.execute("BEGIN IMMEDIATE")
         do throws(SQLiteError) {
@@ -57,6 +62,30 @@ final class StoreWriter: StoreWriting {
         }
     }
 
+    /// Copies the WAL's pages into the file before every batch: the last batch's worth at a time. SQLite's own
+    /// checkpoint (off: `wal_autocheckpoint=0`) ran inside a commit once the WAL reached 1,000 pages: 4 MB copied at
+    /// once every 2 s at 10,000 quotes a second, which stalled a stream on the same two cores for 2 to 9 ms
+    /// (BENCHMARKS.md, "The writer checkpoints"). After a checkpoint that copied everything, the next commit writes the
+    /// WAL from its start again, so it does not grow either. Passive: it never waits for a reader or another
+    /// checkpoint (pages still in use are copied by a later one). Before the batch, not after its commit: a disk that
+    /// refuses the pages (full, read-only, failing) fails the batch, which is kept and tried again, and the store says
+    /// why; a small commit would still fit in the WAL's old frames and hide a full disk until the WAL had to grow.
+    private func checkpoint() throws(SQLiteError) {
+        _ = try connection.integer("PRAGMA wal_checkpoint(PASSIVE)")
+    }
+
+    /// Refuses the batch, as SQLite does once it needs a block, when the file system has none left. The WAL is written
+    /// again from its start after each checkpoint, and the file's last pages have room: on a full disk, small batches
+    /// would go on fitting for a while, and the disk be said full only when a page is needed, minutes later at a quote a
+    /// second. A batch refused is kept and tried again, and the store says why (the full disk), at once.
+    private func requireRoom() throws(SQLiteError) {
+        var system = statvfs()
+        guard statvfs(path, &system) == 0 else { return }
+        // Root may use the blocks kept for it; anyone else, those free to all.
+        let free = geteuid() == 0 ? system.f_bfree : system.f_bavail
+        if free == 0 { throw SQLiteError(code: SQLiteCode.full, message: "no space left on the file system of \(path)") }
+    }
+
     /// Moves the WAL's pages into the file, as the last writer does when it closes.
     func finish() {
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -65,6 +94,10 @@ final class StoreWriter: StoreWriting {
     private func writeBatch(_ batch: [StoredQuote]) throws(SQLiteError) -> Int {
         defer { connection.resetAll() }
         do throws(SQLiteError) {
+            var turn = BatchTurn(count: batch.count)
+            try requireRoom()
+            try checkpoint()
+            turn.restAfterCheckpoint()
             try connection.execute("BEGIN IMMEDIATE")
             // The batch's candles: their states in an array, found by key. Updating a dictionary's value in place
             // goes through a coroutine whose frame is allocated: six a quote were a fifth of a write.
@@ -78,7 +111,6 @@ final class StoreWriter: StoreWriting {
             // And in one minute: the six candles' slots of the last quote's series and minute, found once for all of them.
             var cursor: (series: Int64, minute: Int64)?
             var cursorSlots = [Int](repeating: 0, count: spans.count)
-            var turn = BatchTurn(count: batch.count)
             for quote in batch {
                 turn.step()
                 let series: Int64
