@@ -66,7 +66,7 @@ import Testing
         let store = try QuoteStoreTests.open(directory)
         defer { store.close() }
         var largestLog = 0
-        // 40 batches of 1,000 quotes, 10 ms apart: about 8 MB of WAL frames in all, 4 MB before SQLite's own checkpoint.
+        // 40 batches of 1,000 quotes (their times 10 ms apart): about 8 MB of WAL frames in all, 4 MB before SQLite's own checkpoint.
         for batch in 0..<40 {
             for index in 0..<1_000 {
                 let offset = Int64(batch * 1_000 + index) * 10

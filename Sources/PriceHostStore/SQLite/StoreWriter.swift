@@ -66,10 +66,12 @@ final class StoreWriter: StoreWriting {
     /// checkpoint (off: `wal_autocheckpoint=0`) ran inside a commit once the WAL reached 1,000 pages: 4 MB copied at
     /// once every 2 s at 10,000 quotes a second, which stalled a stream on the same two cores for 2 to 9 ms
     /// (BENCHMARKS.md, "The writer checkpoints"). After a checkpoint that copied everything, the next commit writes the
-    /// WAL from its start again, so it does not grow either. Passive: it never waits for a reader or another
-    /// checkpoint (pages still in use are copied by a later one). Before the batch, not after its commit: a disk that
-    /// refuses the pages (full, read-only, failing) fails the batch, which is kept and tried again, and the store says
-    /// why; a small commit would still fit in the WAL's old frames and hide a full disk until the WAL had to grow.
+    /// WAL from its start again, so its frames do not pile up either (its file keeps its largest size). Passive: it
+    /// never waits for a reader or another checkpoint (pages still in use are copied by a later one). With
+    /// `synchronous=NORMAL` a checkpoint that copies anything syncs the WAL and the file: two syncs a batch. Before the
+    /// batch, not after its commit: a disk that refuses the pages (full, failing) fails the batch as a refused commit
+    /// does (dropped and counted, and the store says why), and nothing of the batch was committed; a small commit
+    /// would still fit in the WAL's old frames and hide a full disk until the WAL had to grow.
     private func checkpoint() throws(SQLiteError) {
         _ = try connection.integer("PRAGMA wal_checkpoint(PASSIVE)")
     }
@@ -77,14 +79,21 @@ final class StoreWriter: StoreWriting {
     /// Refuses the batch, as SQLite does once it needs a block, when the file system has none left. The WAL is written
     /// again from its start after each checkpoint, and the file's last pages have room: on a full disk, small batches
     /// would go on fitting for a while, and the disk be said full only when a page is needed, minutes later at a quote a
-    /// second. A batch refused is kept and tried again, and the store says why (the full disk), at once.
+    /// second. A batch refused is dropped and counted as one SQLite refuses, and the store says why at once, in
+    /// SQLite's own words, so that the refusals of both kinds read as one reason (said once).
+    ///
+    /// Only where the file system counts its blocks: tmpfs without a size, ramfs and some FUSE file systems report
+    /// none, and SQLite alone says when they are full.
     private func requireRoom() throws(SQLiteError) {
         var system = statvfs()
-        guard statvfs(path, &system) == 0 else { return }
+        guard statvfs(path, &system) == 0, system.f_blocks > 0 else { return }
         // Root may use the blocks kept for it; anyone else, those free to all.
         let free = geteuid() == 0 ? system.f_bfree : system.f_bavail
-        if free == 0 { throw SQLiteError(code: SQLiteCode.full, message: "no space left on the file system of \(path)") }
+        if free == 0 { throw SQLiteError(code: SQLiteCode.full, message: Self.diskFull) }
     }
+
+    /// What SQLite says for `SQLITE_FULL`.
+    static let diskFull = "database or disk is full"
 
     /// Moves the WAL's pages into the file, as the last writer does when it closes.
     func finish() {
