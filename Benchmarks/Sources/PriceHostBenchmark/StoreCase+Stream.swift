@@ -47,13 +47,10 @@ extension StoreCase {
         Report.note("load average at the start / end of the case: \(loadAtStart) / \(loadAtEnd)")
         var rows: [Row] = []
         for (label, side) in [("side A, the store off", rounds.filter { !$0.recording }), ("side B, the store off too", rounds.filter(\.recording))] {
-            let p99s = side.map { $0.run.percentile(0.99) }
-            rows.append(Row(what: "stream, 1 client, \(label): p99, median of the rounds, ms", median: String(format: "%.2f", Samples(p99s).median),
-                            spread: p99s.map { String(format: "%.2f", $0) }.joined(separator: ", ")))
+            rows.append(Row(what: "stream, 1 client, \(label): p99, median of the rounds, ms", median: String(format: "%.2f", medianP99(side)),
+                            spread: side.map { String(format: "%.2f", $0.run.percentile(0.99)) }.joined(separator: ", ")))
         }
-        let ratio = Samples(rounds.filter(\.recording).map { $0.run.percentile(0.99) }).median
-            / Samples(rounds.filter { !$0.recording }.map { $0.run.percentile(0.99) }).median
-        rows.append(Row(what: "  p99 B / A (identical sides: 1.00x but for the machine)", median: Report.ratio(ratio)))
+        rows.append(Row(what: "  p99 B / A (identical sides: 1.00x but for the machine)", median: Report.ratio(p99Ratio(rounds))))
         Report.table(rows, spreadHeading: "runs")
         return []
     }
@@ -110,11 +107,10 @@ extension StoreCase {
         let tickers = rounds[0].run.tickers
         var rows: [Row] = []
         for (label, side) in [("the store off", off), ("recording every quote", on)] {
-            let p99s = Samples(side.map { $0.run.percentile(0.99) })
             let typical = side.sorted { $0.run.percentile(0.99) < $1.run.percentile(0.99) }[side.count / 2].run
             rows.append(Row(what: "stream, 1 client, \(grouped(tickers)) tickers at \(grouped(streamRate))/s, \(label): p50 / p90 / p99 / max, ms",
                             median: typical.percentiles, spread: side.map { String(format: "%.2f", $0.run.percentile(0.99)) }.joined(separator: ", ")))
-            rows.append(Row(what: "  p99, median of the rounds; server CPU per ticker", median: String(format: "%.2f ms; ", p99s.median) + typical.cpuPerTicker))
+            rows.append(Row(what: "  p99, median of the rounds; server CPU per ticker", median: String(format: "%.2f ms; ", medianP99(side)) + typical.cpuPerTicker))
             let steals = side.compactMap(\.steal)
             if steals.count == side.count {
                 rows.append(Row(what: "  the host's steal during each round's timed part (other guests on these cores), ms",
@@ -122,7 +118,7 @@ extension StoreCase {
                                 spread: steals.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ")))
             }
         }
-        let ratio = Samples(on.map { $0.run.percentile(0.99) }).median / Samples(off.map { $0.run.percentile(0.99) }).median
+        let ratio = p99Ratio(rounds)
         let target = "<= \(Report.ratio(streamRatioTarget))"
         let name = "store: stream p99 recording 10,000 quotes/s / store off"
         guard on.allSatisfy({ ($0.writes ?? 0) > 0 }) else {
@@ -133,6 +129,16 @@ extension StoreCase {
         let met = ratio <= streamRatioTarget
         rows.append(Row(what: "  p99 recording / off", median: Report.ratio(ratio), target: target, verdict: met ? "met" : "MISSED"))
         return (rows, TargetOutcome(name: name, figure: Report.ratio(ratio), target: target, met: met))
+    }
+
+    /// The median of `side`'s rounds' p99s, ms.
+    static func medianP99(_ side: [StreamRound]) -> Double {
+        Samples(side.map { $0.run.percentile(0.99) }).median
+    }
+
+    /// The recording side's median p99 over the other's (side B over side A, in the control).
+    static func p99Ratio(_ rounds: [StreamRound]) -> Double {
+        medianP99(rounds.filter(\.recording)) / medianP99(rounds.filter { !$0.recording })
     }
 
     /// What the stream rounds wrote, for the notes under the table.

@@ -94,7 +94,8 @@ final class FeedRunner: Sendable {
         }
         for group in groups { await group.stop() }
         // A group holds its runner: let the stopped ones go, or the two keep each other (and the group's last links) alive.
-        state.withLock { $0.groups.removeAll { group in groups.contains { $0 === group } } }
+        // They are all of them: once `stopped` is set, no group is added.
+        state.withLock { $0.groups = [] }
     }
 
     /// The feed's state: stale when any connection is, live when every one is, else connecting.

@@ -45,14 +45,18 @@ struct BatchTurn {
         guard paced else { return }
         let current = now()
         guard current - since >= Self.slice, current - started < Self.budget else { return }
-        sleep(Self.rest)
-        since = now()
+        rest()
     }
 
     /// Called between the checkpoint before the batch and the batch's work: for a paced batch, one ``rest``, so that
     /// the checkpoint, a burst SQLite cannot cut into slices, is not followed by a slice at once.
     mutating func restAfterCheckpoint() {
         guard paced else { return }
+        rest()
+    }
+
+    /// Sleeps for ``rest``; the next slice of work is counted from its end.
+    private mutating func rest() {
         sleep(Self.rest)
         since = now()
     }
