@@ -16,10 +16,13 @@ final class StoreWriter: StoreWriting {
     private let spans = CandleInterval.allCases.map(\.minutes)
     /// Each series' id, once read or made; forgotten when a transaction fails (its new rows are gone).
     private var seriesIDs: [SeriesKey: Int64] = [:]
+    private var checkpoints: CheckpointSchedule
 
-    /// Opens the file read-write (creating it), in WAL mode, with the tables made.
-    init(library: LibSQLite, path: String) throws(SQLiteError) {
+    /// Opens the file read-write (creating it), in WAL mode, with the tables made; its checkpoints are timed on the
+    /// system's clock unless a test gives its own.
+    init(library: LibSQLite, path: String, now: @escaping () -> ContinuousClock.Instant = { .now }) throws(SQLiteError) {
         self.path = path
+        checkpoints = CheckpointSchedule(now: now)
         connection = try SQLiteConnection(library: library, path: path)
         let version = try connection.integer("PRAGMA user_version")
         guard version <= StoreSchema.version else {
@@ -31,7 +34,7 @@ final class StoreWriter: StoreWriting {
         }
         // A process killed loses nothing committed in WAL mode with NORMAL; a power cut may lose the last commits, never the file.
         try connection.execute("PRAGMA synchronous=NORMAL")
-        // The writer checkpoints before every batch itself (`checkpoint()`), not SQLite inside a commit.
+        // The writer checkpoints itself, before a batch (`checkpoint()`, `CheckpointSchedule`), not SQLite inside a commit.
         try connection.execute("PRAGMA wal_autocheckpoint=0")
         // The layout read again under the write lock: another process may have made or migrated the file meanwhile.
         try connection.execute("BEGIN IMMEDIATE")
@@ -62,16 +65,15 @@ final class StoreWriter: StoreWriting {
         }
     }
 
-    /// Copies the WAL's pages into the file before every batch: the last batch's worth at a time. SQLite's own
-    /// checkpoint (off: `wal_autocheckpoint=0`) ran inside a commit once the WAL reached 1,000 pages: 4 MB copied at
-    /// once every 2 s at 10,000 quotes a second, which stalled a stream on the same two cores for 2 to 9 ms
-    /// (BENCHMARKS.md, "The writer checkpoints"). After a checkpoint that copied everything, the next commit writes the
-    /// WAL from its start again, so its frames do not pile up either (its file keeps its largest size). Passive: it
-    /// never waits for a reader or another checkpoint (pages still in use are copied by a later one). With
-    /// `synchronous=NORMAL` a checkpoint that copies anything syncs the WAL and the file: two syncs a batch. Before the
-    /// batch, not after its commit: a disk that refuses the pages (full, failing) fails the batch as a refused commit
-    /// does (dropped and counted, and the store says why), and nothing of the batch was committed; a small commit
-    /// would still fit in the WAL's old frames and hide a full disk until the WAL had to grow.
+    /// Copies the WAL's pages into the file, before a batch when ``CheckpointSchedule`` says (every 5,000 quotes or
+    /// each second). SQLite's own checkpoint (off: `wal_autocheckpoint=0`) ran inside a commit once the WAL reached
+    /// 1,000 pages: 4 MB copied at once every 2 s at 10,000 quotes a second, which stalled a stream on the same two
+    /// cores for 2 to 9 ms (BENCHMARKS.md, "The writer checkpoints"). After a checkpoint that copied everything, the
+    /// next commit writes the WAL from its start again, so its frames do not pile up either (its file keeps its largest
+    /// size). Passive: it never waits for a reader or another checkpoint (pages still in use are copied by a later one).
+    /// With `synchronous=NORMAL` a checkpoint that copies anything syncs the WAL and the file. Before a batch, not after
+    /// a commit: a disk that refuses the pages (full, failing) fails the batch as a refused commit does (dropped and
+    /// counted, and the store says why), and nothing of the batch was committed.
     private func checkpoint() throws(SQLiteError) {
         _ = try connection.integer("PRAGMA wal_checkpoint(PASSIVE)")
     }
@@ -105,8 +107,12 @@ final class StoreWriter: StoreWriting {
         do throws(SQLiteError) {
             var turn = BatchTurn(count: batch.count)
             try requireRoom()
-            try checkpoint()
-            turn.restAfterCheckpoint()
+            if checkpoints.isDue {
+                try checkpoint()
+                checkpoints.checkpointed()
+                turn.restAfterCheckpoint()
+            }
+            checkpoints.writing(batch.count)
             try connection.execute("BEGIN IMMEDIATE")
             // The batch's candles: their states in an array, found by key. Updating a dictionary's value in place
             // goes through a coroutine whose frame is allocated: six a quote were a fifth of a write.
