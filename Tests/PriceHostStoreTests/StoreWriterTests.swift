@@ -1,6 +1,6 @@
 import Foundation
 import PriceHostCore
-import PriceHostStore
+@testable import PriceHostStore
 import PriceHostTestTraits
 import PriceHostTesting
 import Testing
@@ -59,24 +59,27 @@ import Testing
     }
 
     /// The writer checkpoints itself every 5,000 quotes (SQLite's own checkpoint, a 4 MB copy inside a commit every
-    /// 1,000 pages, is off): the WAL holds about five batches' pages, reused from its start, and every quote is in the file.
+    /// 1,000 pages, is off): the WAL holds about five batches' pages, reused from its start, and every quote is in the
+    /// file. The writer's clock stands still, so only the count of quotes can make a checkpoint due.
     @Test func theWriteAheadLogIsCheckpointedEveryFiveThousandQuotes() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try QuoteStoreTests.open(directory)
-        defer { store.close() }
+        let instant = ContinuousClock.now
+        let writer = try StoreWriter(library: try LibSQLite.shared.get(), path: directory.file("quotes.db"), now: { instant })
         var largestLog = 0
-        // 40 batches of 1,000 quotes (their times 10 ms apart): about 8 MB of WAL frames in all, 4 MB before SQLite's own checkpoint.
+        // 40 batches of 1,000 quotes (their times 10 ms apart): about 60 KB of WAL frames each, 2.3 MB in all.
         for batch in 0..<40 {
-            for index in 0..<1_000 {
-                let offset = Int64(batch * 1_000 + index) * 10
-                store.record(QuoteStoreTests.quote("\(64_000 + index % 97).\(index % 10)", at: offset))
+            let quotes = (0..<1_000).map { index in
+                QuoteStoreTests.quote("\(64_000 + index % 97).\(index % 10)", at: Int64(batch * 1_000 + index) * 10)
             }
-            store.flush()
+            #expect(try writer.write(quotes) == 1_000)
             largestLog = max(largestLog, Self.size(directory.file("quotes.db-wal")))
         }
-        // About 200 KB of frames a batch: five batches' worth, and short of the 4 MB SQLite's own checkpoint let it reach.
-        #expect(largestLog > 0 && largestLog < 2_000_000, "the WAL reached \(largestLog) bytes")
+        writer.finish()
+        // Five batches' frames (292,552 bytes when written); a sixth, or a checkpoint every 10,000 quotes, would pass 350 KB.
+        #expect(largestLog > 0 && largestLog < 330_000, "the WAL reached \(largestLog) bytes")
+        let store = try QuoteStore.openForReading(StoreSettings(path: directory.file("quotes.db")))
+        defer { store.close() }
         let answer = try store.candles(QuoteStoreTests.btc, interval: .oneMinute, from: QuoteStoreTests.noon, to: QuoteStoreTests.noon + 3_600_000,
                                        fillPrevious: false, now: QuoteStoreTests.noon + 3_600_000, limit: 100)
         guard case .candles(let candles) = answer else {

@@ -1,12 +1,13 @@
 /// When the SQLite writer copies the WAL's pages into the file: before the first batch, then before a batch once
 /// ``quotes`` quotes have gone in since the last copy or ``interval`` has passed since it, whichever comes first.
 ///
-/// A checkpoint that copies anything syncs the WAL and the file, and what a stream on the same two cores felt of the
-/// writer's batches was half that: timed against each batch's start, the stream's events slower than 0.25 ms gathered
-/// in the millisecond the checkpoint ran, and with `synchronous=OFF` (a probe only) half of them went (BENCHMARKS.md,
-/// "The writer checkpoints every 5,000 quotes"). At 10,000 quotes a second this is a copy every fifth batch: four
-/// syncs a second instead of twenty, and a WAL of about 1 MB at most. A larger batch (an ingest at 100,000 quotes a
-/// second, a backlog) is checkpointed before each, as before; a trickle once a second.
+/// A checkpoint is a burst nothing can slice: timed against each batch's start, a stream's events slower than 0.25 ms
+/// on the same two cores gathered in the millisecond the checkpoint ran, and half of that was its syncs (BENCHMARKS.md,
+/// "The writer checkpoints every 5,000 quotes"). At 10,000 quotes a second this is a copy every fifth batch: about six
+/// syncs a second instead of thirty (with `synchronous=NORMAL` SQLite syncs the WAL before a checkpoint, the file after
+/// it, and the WAL's header when the next commit starts it again), and a WAL of five batches, about 1 MB. A larger
+/// batch (an ingest at 100,000 quotes a second, a backlog) is checkpointed before each, as before; a trickle once a
+/// second.
 struct CheckpointSchedule {
     static let quotes = 5_000
     static let interval: Duration = .seconds(1)
@@ -26,7 +27,8 @@ struct CheckpointSchedule {
         return since >= Self.quotes || now() - last >= Self.interval
     }
 
-    /// A checkpoint succeeded: the count starts again. (One that failed leaves the next batch due.)
+    /// A checkpoint succeeded: the count starts again. (After one that failed the store replaces its writer, and the
+    /// new writer's schedule has the first batch checkpoint.)
     mutating func checkpointed() {
         last = now()
         since = 0
@@ -35,5 +37,11 @@ struct CheckpointSchedule {
     /// A batch of `count` quotes is being written.
     mutating func writing(_ count: Int) {
         since += count
+    }
+
+    /// The retention's prune deleted rows outside any batch, as many pages as a large backlog can be: the next batch
+    /// is to be preceded by a checkpoint.
+    mutating func pruned() {
+        since = Self.quotes
     }
 }

@@ -190,6 +190,7 @@ final class StoreWriter: StoreWriting {
             let minute = StoreTime.floorDivide(candlesBefore, 60_000)
             try connection.execute("DELETE FROM candles WHERE series IN (SELECT id FROM series) AND span IN (\(spans.map(String.init).joined(separator: ","))) AND start < \(minute)")
             try connection.execute("COMMIT")
+            checkpoints.pruned()
         } catch {
             rollBack()
             throw error
