@@ -29,6 +29,9 @@ package final class StreamHub: Sendable {
         var feed: FeedSubscription?
         /// The last fleet event sent: one the topic has is not sent again.
         var lastFleetEvent: EventID?
+        /// Clients resumed from the fleet's kept events past what the topic has sent: the last of those each got. The
+        /// topic's own delivery of them, when it comes, is not sent to that client again.
+        var resumedThrough: [ObjectIdentifier: EventID] = [:]
     }
 
     /// Subscribes a topic to a feed: each event body the feed makes goes to `deliver`, with the
@@ -126,6 +129,11 @@ package final class StreamHub: Sendable {
                 filter.anchor(anchor, topic: key)
             }
             for entry in backlog { subscriber.deliver(entry.event, sequence: entry.sequence, topic: key) }
+            // Redis may hold events this instance has not relayed yet: read for the resume, then relayed to the topic.
+            if fleetResume != nil, let asked, let last = backlog.last,
+               topic.lastFleetEvent.map({ $0.epoch != asked.epoch || $0.sequence < last.sequence }) ?? true {
+                topic.resumedThrough[ObjectIdentifier(subscriber)] = EventID(epoch: asked.epoch, sequence: last.sequence)
+            }
             state.topics[key] = topic
             return true
         }
@@ -147,6 +155,7 @@ package final class StreamHub: Sendable {
         let topic: Topic? = state.withLock { state in
             guard var topic = state.topics[key] else { return nil }
             topic.subscribers[ObjectIdentifier(subscriber)] = nil
+            topic.resumedThrough[ObjectIdentifier(subscriber)] = nil
             guard topic.subscribers.isEmpty else {
                 state.topics[key] = topic
                 return nil
@@ -198,8 +207,16 @@ package final class StreamHub: Sendable {
             let shown = fleetID ?? EventID(epoch: epoch, sequence: state.sequence)
             let event = "id: \(shown.text)\n" + body
             state.topics.values[topic].history.append(event, sequence: fleetID?.sequence ?? state.sequence, at: clock.now)
-            // Under the lock: every client gets events in the order of their ids.
-            for subscriber in state.topics.values[topic].subscribers.values { subscriber.deliver(event, sequence: state.sequence, topic: key) }
+            // Under the lock: every client gets events in the order of their ids; a client resumed from the fleet's
+            // kept events past this one had it then.
+            let resumed = state.topics.values[topic].resumedThrough
+            for (id, subscriber) in state.topics.values[topic].subscribers {
+                if let fleetID, let through = resumed[id], through.epoch == fleetID.epoch, fleetID.sequence <= through.sequence { continue }
+                subscriber.deliver(event, sequence: state.sequence, topic: key)
+            }
+            if let fleetID, !resumed.isEmpty {
+                state.topics.values[topic].resumedThrough = resumed.filter { $0.value.epoch == fleetID.epoch && $0.value.sequence > fleetID.sequence }
+            }
             return true
         }
     }

@@ -80,6 +80,29 @@ struct StreamHubTests {
         #expect(hub.subscribe(third, to: Self.topic(), after: "\(epoch)-1"))
         #expect(third.take().isEmpty)
     }
+
+    /// A client resuming from the fleet's kept events (read from Redis) may get some this instance has not relayed
+    /// yet; when the topic relays them, that client does not get them a second time (a filtered end-to-end run once
+    /// showed `[4, 5, 6, 7, 7]`), and the topic's other clients get each one once.
+    @Test func aClientResumedFromTheFleetGetsEachEventOnceWhenTheTopicCatchesUp() throws {
+        let deliver = LockedBox<(@Sendable (String, EventID?) -> Void)?>(nil)
+        let source = ClosureSource(pushing: { _ in { feed in deliver.update { $0 = feed }; return FeedSubscription {} } }) { _ in "" }
+        let hub = StreamHub(source: source, clock: TestClock())
+        defer { hub.stop() }
+        let fleet: UInt64 = 42
+        func relay(_ number: UInt64, _ feed: @Sendable (String, EventID?) -> Void) { feed("data: \(number)\n\n", EventID(epoch: fleet, sequence: number)) }
+        let first = StreamHub.Subscriber {}
+        #expect(hub.subscribe(first, to: Self.topic()))
+        let feed = try #require(deliver.get())
+        for number: UInt64 in 1...5 { relay(number, feed) }
+        // Resuming after 3: Redis holds 4 to 7 already, of which this instance has relayed up to 5.
+        let kept = (4...7).map { (UInt64($0), "id: \(fleet)-\($0)\ndata: \($0)\n\n") }
+        let resumed = StreamHub.Subscriber {}
+        #expect(hub.subscribe(resumed, to: Self.topic(), after: "\(fleet)-3", fleet: StreamHub.FleetResume(after: 3, missed: [Self.topic(): kept])))
+        for number: UInt64 in 6...8 { relay(number, feed) }
+        #expect(resumed.take() == (4...8).map { "id: \(fleet)-\($0)\ndata: \($0)\n\n" })
+        #expect(first.take() == (1...8).map { "id: \(fleet)-\($0)\ndata: \($0)\n\n" })
+    }
 }
 
 /// A hub's source made of closures: a feed's pushes (none by default), and each tick's event.
