@@ -118,8 +118,9 @@ package final class StreamHub: Sendable {
             topic.history.expire(before: now)
             // Under the lock, so nothing the ticker delivers comes before these.
             let backlog: [(sequence: UInt64, event: String)]
+            var fromFleet: [(sequence: UInt64, event: String)] = []
             if let fleetResume {
-                let fromFleet = fleetMissed.filter { $0.0 > fleetResume }.map { (sequence: $0.0, event: $0.1) }
+                fromFleet = fleetMissed.filter { $0.0 > fleetResume }.map { (sequence: $0.0, event: $0.1) }
                 backlog = fromFleet + topic.history.entries(after: fromFleet.last?.sequence ?? fleetResume)
             } else {
                 backlog = resume.map { topic.history.entries(after: $0) } ?? topic.history.newest.map { [$0] } ?? []
@@ -130,8 +131,8 @@ package final class StreamHub: Sendable {
             }
             for entry in backlog { subscriber.deliver(entry.event, sequence: entry.sequence, topic: key) }
             // Redis may hold events this instance has not relayed yet: read for the resume, then relayed to the topic.
-            if fleetResume != nil, let asked, let last = backlog.last,
-               topic.lastFleetEvent.map({ $0.epoch != asked.epoch || $0.sequence < last.sequence }) ?? true {
+            // (One the topic relayed already is never relayed again, and the entry goes with the next fleet event.)
+            if let asked, let last = fromFleet.last {
                 topic.resumedThrough[ObjectIdentifier(subscriber)] = EventID(epoch: asked.epoch, sequence: last.sequence)
             }
             state.topics[key] = topic
