@@ -24,7 +24,7 @@ package struct StoreSection: ConfigSection, Equatable {
     package var location: StoreLocation?
     /// `retentionDays` (1 to 3650, default 90): how long candles are kept.
     package var retentionDays = 90
-    /// `rawRetentionDays` (1 to `retentionDays`, default 7): how long individual quotes are kept.
+    /// `rawRetentionDays` (1 to `retentionDays`, default 7, or `retentionDays` when that is shorter): how long individual quotes are kept.
     package var rawRetentionDays = 7
 
     package init() {}
@@ -43,6 +43,9 @@ package struct StoreSection: ConfigSection, Equatable {
             guard store.rawRetentionDays <= store.retentionDays else {
                 throw days.error("rawRetentionDays (\(store.rawRetentionDays)) must not be more than retentionDays (\(store.retentionDays))")
             }
+        } else {
+            // The default, 7, within a shorter retentionDays: quotes are never kept longer than their candles.
+            store.rawRetentionDays = min(store.rawRetentionDays, store.retentionDays)
         }
         return store
     }

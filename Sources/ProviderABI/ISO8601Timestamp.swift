@@ -6,8 +6,32 @@ public enum ISO8601Timestamp {
     /// `nil` for anything else, or a date outside ``validRange``.
     public static func parse(_ text: String) -> Date? {
         if let date = parseCommonForm(text) { return date }
+        // Foundation's parser carries a field out of range over into the next (`T09:62` is 10:02, `11-31` is
+        // December 1st): a time that is not on the calendar is refused here first.
+        guard calendarFields(Array(text.utf8)) != nil else { return nil }
         let date = (try? Date.ISO8601FormatStyle().parse(text)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
         return date.flatMap { isValid($0) ? $0 : nil }
+    }
+
+    /// The fields of the `YYYY-MM-DDTHH:MM:SS` that `bytes` begin with, when they name a time that exists (years 0001
+    /// on); every form either parser takes begins so.
+    private static func calendarFields(_ bytes: [UInt8]) -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)? {
+        guard bytes.count >= 19, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
+              let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
+              let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        return (year, month, day, hour, minute, second)
+    }
+
+    /// The decimal number in `count` bytes of `bytes` from `start`; `nil` unless all are digits.
+    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for byte in bytes[start..<(start + count)] {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = value * 10 + Int64(byte - 0x30)
+        }
+        return value
     }
 
     /// The forms quotes carry, by arithmetic: `YYYY-MM-DDTHH:MM:SS`, then `.` and 1 to 3
@@ -18,21 +42,9 @@ public enum ISO8601Timestamp {
     /// they give the same date (ISO8601TimestampTests compares them).
     static func parseCommonForm(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.count <= 29 else { return nil }
-        func number(_ start: Int, _ count: Int) -> Int64? {
-            var value: Int64 = 0
-            for index in start..<(start + count) {
-                let byte = bytes[index]
-                guard byte >= 0x30, byte <= 0x39 else { return nil }
-                value = value * 10 + Int64(byte - 0x30)
-            }
-            return value
+        guard bytes.count >= 20, bytes.count <= 29, let (year, month, day, hour, minute, second) = calendarFields(bytes), year >= 1583 else {
+            return nil
         }
-        guard bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-              year >= 1583, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
         var index = 19
         var milliseconds: Int64 = 0
         if bytes[index] == 0x2E {
@@ -51,7 +63,7 @@ public enum ISO8601Timestamp {
         if index == bytes.count - 1, bytes[index] == 0x5A {
             offset = 0
         } else if index == bytes.count - 6, bytes[index] == 0x2B || bytes[index] == 0x2D, bytes[index + 3] == 0x3A,
-                  let hours = number(index + 1, 2), let minutes = number(index + 4, 2), hours <= 17, minutes <= 59 {
+                  let hours = number(bytes, index + 1, 2), let minutes = number(bytes, index + 4, 2), hours <= 17, minutes <= 59 {
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == 0x2B ? 1 : -1)
         } else {
             return nil

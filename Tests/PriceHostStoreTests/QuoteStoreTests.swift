@@ -1,5 +1,5 @@
 import Foundation
-import PriceHostCore
+@testable import PriceHostCore
 import PriceHostStore
 import PriceHostTestTraits
 import PriceHostTesting
@@ -86,6 +86,58 @@ import Testing
         #expect(half.coverage == "0.5")
         // Both began inside (noon - 30 s, noon + 30 s]; the second held for no time.
         #expect(half.count == 2)
+    }
+
+    @Test func aWindowEndingInTheFutureCoversOnlyUpToNow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Self.open(directory)
+        defer { store.close() }
+        for quote in [Self.quote("100", at: 0), Self.quote("110", at: 30_000)] { store.record(quote) }
+        store.flush()
+        // (noon, noon+60s] asked at noon+45s: 100 for 30 s, 110 for 15 s; the last 15 s have not happened yet.
+        let average = try #require(try store.timeWeightedAverage(Self.btc, window: 60_000, at: Self.noon + 60_000, now: Self.noon + 45_000))
+        #expect(average.amount == "103.333333333333")
+        #expect(average.coverage == "0.75")
+        #expect(average.count == 1)
+        // A window wholly after now had no price in force.
+        #expect(try store.timeWeightedAverage(Self.btc, window: 60_000, at: Self.noon + 120_000, now: Self.noon + 45_000) == nil)
+        // Asked through the query, with the store's clock: a window years ahead is no TWAP, not the last price at coverage 1.
+        let config = try ConfigParser.parse(Array("{}".utf8), path: directory.file("plugins.json"), environment: [:])
+        let query = try HistoryQuery.parse([("asset", "BTC"), ("provider", "alpha"), ("window", "1h"), ("at", "2030-01-01T00:00:00Z")], kind: .twap)
+        guard case .failure(let failure) = store.answer(query, config: config, now: Self.noon + 45_000) else {
+            Issue.record("a TWAP of a window in the future was answered")
+            return
+        }
+        #expect(failure.status == 404)
+    }
+
+    @Test func fromAfterTheDefaultToIsRefusedNamingFrom() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Self.open(directory)
+        defer { store.close() }
+        let config = try ConfigParser.parse(Array("{}".utf8), path: directory.file("plugins.json"), environment: [:])
+        let query = try HistoryQuery.parse([("asset", "BTC"), ("provider", "alpha"), ("from", "2027-01-01T00:00:00Z")], kind: .candles)
+        guard case .failure(let failure) = store.answer(query, config: config, now: Self.noon) else {
+            Issue.record("candles from after now were answered")
+            return
+        }
+        #expect(failure.status == 400 && failure.parameter == "from")
+        #expect(failure.message == "from (2027-01-01T00:00:00Z) is after to (now, 2026-11-27T12:00:00Z, when to is not given)")
+    }
+
+    @Test func aTimeFinerThanAMillisecondIsNeverReadAsALaterOne() throws {
+        let at = try HistoryQuery.parse([("asset", "BTC"), ("at", "2026-11-27T12:00:29.9999Z")], kind: .price)
+        #expect(at.at == Self.noon + 29_999)
+        let range = try HistoryQuery.parse([("asset", "BTC"), ("from", "2026-11-27T12:00:00.0001Z"), ("to", "2026-11-27T12:00:59.9999Z")],
+                                           kind: .candles)
+        #expect(range.from == Self.noon + 1 && range.to == Self.noon + 59_999)
+        // Whole milliseconds, read through binary seconds, stay as written.
+        let exact = try HistoryQuery.parse([("asset", "BTC"), ("at", "2026-11-27T12:00:02.457Z")], kind: .price)
+        #expect(exact.at == Self.noon + 2_457)
+        let finer = try HistoryQuery.parse([("asset", "BTC"), ("at", "2026-11-27T12:00:02.4570Z")], kind: .price)
+        #expect(finer.at == Self.noon + 2_457)
     }
 
     @Test func aFileThatIsNotSQLiteDegradesTheStoreAndSaysWhy() throws {

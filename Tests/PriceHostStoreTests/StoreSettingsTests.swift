@@ -29,6 +29,18 @@ struct StoreSettingsTests {
         #expect(try Self.settings("sqlite:///var/lib/pricehost/quotes.db")?.location == .sqlite("/var/lib/pricehost/quotes.db"))
     }
 
+    @Test func theDefaultRawRetentionIsNeverLongerThanTheRetention() throws {
+        func retention(_ store: String) throws -> (Int, Int)? {
+            let json = #"{"plugins": [], "store": \#(store)}"#
+            let config = try ConfigParser.parse(Array(json.utf8), path: "/etc/pricehost/plugins.json", environment: [:], sections: [StoreSection.self])
+            return config.storeSettings(environment: ["HOME": "/home/ann"]).map { ($0.retentionDays, $0.rawRetentionDays) }
+        }
+        #expect(try retention(#"{"retentionDays": 5}"#) ?? (0, 0) == (5, 5))
+        #expect(try retention(#"{"retentionDays": 30}"#) ?? (0, 0) == (30, 7))
+        #expect(try retention(#"{"retentionDays": 5, "rawRetentionDays": 2}"#) ?? (0, 0) == (5, 2))
+        #expect(throws: ConfigError.self) { try retention(#"{"retentionDays": 5, "rawRetentionDays": 6}"#) }
+    }
+
     @Test func anotherSchemeNamesBothThatAreTaken() {
         #expect {
             try Self.settings("mysql://root:hunter22@db/quotes")

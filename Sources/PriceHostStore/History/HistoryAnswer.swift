@@ -59,6 +59,10 @@ extension QuoteStore {
             case .candles:
                 let to = query.to ?? now
                 let from = query.from ?? to - 86_400_000
+                // `from` after a given `to` is refused as the query is read; after the default, now, here.
+                if from > to {
+                    return .failure(HistoryFailure(status: 400, message: "from (\(HistoryQuery.format(from))) is after to (now, \(HistoryQuery.format(to)), when to is not given)", parameter: "from"))
+                }
                 switch try candles(series, interval: query.interval, from: from, to: to, fillPrevious: query.fillPrevious, now: now,
                                    limit: Self.candleLimit) {
                 case .candles(let candles): return .success(.candles(series, candles))
@@ -76,7 +80,7 @@ extension QuoteStore {
                 guard at - query.window >= rawFloor else {
                     return .failure(HistoryFailure(status: 400, message: "the window \(query.windowText) before \(HistoryQuery.format(at)) reaches past what the store keeps (rawRetentionDays: \(settings.rawRetentionDays))", parameter: "window"))
                 }
-                guard let average = try timeWeightedAverage(series, window: query.window, at: at) else {
+                guard let average = try timeWeightedAverage(series, window: query.window, at: at, now: now) else {
                     return .failure(HistoryFailure(status: 404, message: "no price of \(query.asset)-\(currency) from \(origin.providerText) in the \(query.windowText) before \(HistoryQuery.format(at))",
                                                    members: [("at", .string(HistoryQuery.format(at)))]))
                 }

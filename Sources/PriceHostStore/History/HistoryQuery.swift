@@ -103,7 +103,8 @@ package struct HistoryQuery: Sendable, Equatable {
             guard let date = ISO8601Timestamp.parse(value) else {
                 throw Problem(parameter: name, message: "\(name) must be an ISO 8601 time such as 2026-11-27T12:00:00Z, not \(JSONValue.quoted(value))")
             }
-            let milliseconds = Self.milliseconds(date)
+            // To the millisecond, never past the time written: `at` and `to` down, `from` up.
+            let milliseconds = Self.milliseconds(date, roundingUp: name == "from")
             switch name {
             case "from": from = milliseconds
             case "to": to = milliseconds
@@ -128,6 +129,16 @@ package struct HistoryQuery: Sendable, Equatable {
     /// `date` in whole Unix milliseconds.
     package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// `date` in whole Unix milliseconds, a finer time cut down to the millisecond before it (`roundingUp`: raised
+    /// to the one after it).
+    package static func milliseconds(_ date: Date, roundingUp: Bool) -> Int64 {
+        let exact = date.timeIntervalSince1970 * 1000
+        let nearest = exact.rounded()
+        // Whole milliseconds read through binary seconds land a hair beside the whole number.
+        if abs(exact - nearest) < 0.01 { return Int64(nearest) }
+        return Int64(roundingUp ? exact.rounded(.up) : exact.rounded(.down))
     }
 
     /// Unix milliseconds as ISO 8601 (with milliseconds when there are some).
