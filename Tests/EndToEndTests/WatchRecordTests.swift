@@ -169,12 +169,52 @@ struct WatchRecordTests {
 
             """))
 
+        // A directory where the file would be: the configured path cannot be created either.
+        let directory = try Recording(config: configJSON(plugins: ["libFileProvider.so"], extra: #", "store": {"url": "sqlite:sub"}"#))
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.sandbox.directory.file("sub"), withIntermediateDirectories: false)
+        #expect(try directory.run(["watch", "--asset", "BTC", "--ticks", "1", "--record"]) == CommandResult(status: 3, standardOutput: "", standardError: """
+            pricehost: error: watch --record: cannot create the quote store \(directory.sandbox.directory.file("sub")): it is a directory, not a file
+
+            """))
+
         let recording = try Recording()
         defer { recording.remove() }
+        // A file it cannot write: refused before anything is printed, in one line, and the file is left as it was.
+        let notes = String(repeating: "These are my notes, not a database.\n", count: 20)
+        try recording.sandbox.directory.write(notes, to: "state/pricehost/quotes.db")
+        #expect(try recording.run(["watch", "--asset", "BTC", "--ticks", "1", "--record"]) == CommandResult(status: 3, standardOutput: "", standardError: """
+            pricehost: error: watch --record: the quote store \(recording.store) cannot be written: the file is not an SQLite database (file is not a database)
+
+            """))
+        #expect(try String(contentsOfFile: recording.store, encoding: .utf8) == notes)
+        try FileManager.default.removeItem(atPath: recording.state)
         let missing = try recording.run(["watch", "--asset", "BTC", "--ticks", "1", "--record"], environment: ["PRICEHOST_LIBSQLITE": "/nonexistent/libsqlite3.so.0"])
         #expect(missing.status == 3 && missing.standardOutput == "", "\(missing)")
         #expect(missing.errorLines.count == 1 && missing.standardError.hasPrefix("pricehost: error: watch --record: cannot load /nonexistent/libsqlite3.so.0"), "\(missing)")
         #expect(!FileManager.default.fileExists(atPath: recording.state))
+    }
+
+    /// The disk fills while `watch --record` runs: what it prints after is not kept, and the run says how many in one line
+    /// at its end and exits 3, since the store no longer holds what was printed.
+    @Test func quotesPrintedThatTheStoreCouldNotKeepEndTheRunWithStatusThree() throws {
+        let recording = try Recording(config: configJSON(plugins: ["libFileProvider.so"], extra: #", "store": {"url": "sqlite:disk/quotes.db"}"#))
+        defer { recording.remove() }
+        let mountPoint = recording.sandbox.directory.file("disk")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+        guard let disk = PrivateTmpfs.make(at: mountPoint, size: "512k", for: "WatchRecordTests.\(#function)") else { return }
+        try recording.price("91234.56", at: Self.iso(Date().addingTimeInterval(-1)))
+        let command = [BuiltProducts.pricehost, "watch", "--asset", "BTC", "--interval", "0.1", "--ticks", "40", "--format", "csv", "--record",
+                       "--config", recording.sandbox.configPath]
+        let watch = try BackgroundProcess(disk.launcher[0], Array(disk.launcher.dropFirst()) + command, currentDirectory: recording.sandbox.directory.path)
+        #expect(watch.waitForOutput { $0.count >= 4 }, "\(watch.standardError)")
+        let fill = try disk.run(#"cat /dev/zero > "$0/fill""#, inNamespaceOf: watch.pid)
+        #expect(fill.standardError.contains("No space left on device"), "\(fill)")
+        let status = watch.waitForExit(within: 30)
+        #expect(status == 3 && watch.outputLines.count == 41, "status \(String(describing: status)): \(watch.standardOutput) \(watch.standardError)")
+        let last = watch.errorLines.last ?? ""
+        let lost = last.wholeMatch(of: /pricehost: error: watch --record: (\d+) of the 40 quotes printed could not be kept in the quote store (.*): the disk is full \(database or disk is full\)/)
+        #expect(lost.map { Int($0.1) ?? 0 } ?? 0 > 0 && lost?.2 == "\(mountPoint)/quotes.db", "\(watch.standardError)")
     }
 
     /// Only `--record` writes: `watch` without it and `fetch` leave the state directory (and HOME's) as they found them.

@@ -75,6 +75,22 @@ import Testing
         #expect(try store.quotes(Self.btc, after: Self.noon, through: Self.noon + 10_000) == [old] + Self.quotes)
     }
 
+    @Test func aFileOfANewerLayoutIsNeitherReadNorWritten() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try SQLiteConnection(library: try LibSQLite.shared.get(), path: directory.file("quotes.db")).execute(Self.layout1 + " PRAGMA user_version=99;")
+        let newer = "the file was made by a newer pricehost (store layout 99; this one knows 2)"
+        let reading = try QuoteStore.openForReading(StoreSettings(path: directory.file("quotes.db")))
+        #expect(throws: StoreReadError(description: "the quote store \(directory.file("quotes.db")) cannot be read: \(newer)")) {
+            try reading.origins(asset: "BTC", currency: "USD")
+        }
+        reading.close()
+        // `watch --record` asks for a store it can write, and is refused one.
+        #expect(throws: QuoteStore.OpenError.cannotWrite(path: directory.file("quotes.db"), reason: newer)) {
+            try QuoteStore.open(StoreSettings(path: directory.file("quotes.db")), diagnostics: Diagnostics(threshold: .error), refusingUnwritable: true)
+        }
+    }
+
     @Test func postgresKeepsEachSideExactOrNullThroughCopyAndInsert() throws {
         guard let server = try PostgresStoreTests.server() else { return }
         let store = try PostgresStoreTests.open(server.url(database: try server.makeDatabase()))

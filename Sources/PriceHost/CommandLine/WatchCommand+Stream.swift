@@ -57,7 +57,7 @@ extension WatchCommand {
             }),
         ]
         // watch's own work is to wait: the subscriptions print, until --ticks lines or a stop signal.
-        return await Self.run(ServiceGroup(services: services, signals: context.signals, onStop: Self.onStop(stop, recorder)), context) { _ in
+        return await Self.run(ServiceGroup(services: services, signals: context.signals, onStop: Self.onStop(stop, recorder, context.diagnostics)), context) { _ in
             while !stop.isSet {
                 try? await Task.sleep(for: .milliseconds(50))
             }

@@ -55,14 +55,15 @@ struct WatchCommand: LoadsPlugins {
         // Watch loads every plugin, as it keeps serving whatever appears.
         host.catalog.load(until: nil)
         if context.refusesDuplicates(in: host.catalog) { return .configOrPlugin }
-        if stream { return context.status(await watchStreams(host, recorder, context), fetchingWith: host.container) }
-        return context.status(await watch(host, recorder, context), fetchingWith: host.container)
+        let ran = stream ? await watchStreams(host, recorder, context) : await watch(host, recorder, context)
+        let status = context.status(ran, fetchingWith: host.container)
+        return recorder?.finish(status, context.diagnostics) ?? status
     }
 
     private func watch(_ host: PluginHost, _ recorder: WatchRecorder?, _ context: CommandContext) async -> ExitStatus {
         let stop = StopFlag()
         // No services: the ticks are watch's own work, and fetches end with them.
-        return await Self.run(ServiceGroup(services: [], signals: context.signals, onStop: Self.onStop(stop, recorder)), context) { _ in
+        return await Self.run(ServiceGroup(services: [], signals: context.signals, onStop: Self.onStop(stop, recorder, context.diagnostics)), context) { _ in
             await ticks(host, recorder, stop, context)
         }
     }
@@ -162,13 +163,13 @@ struct WatchCommand: LoadsPlugins {
     /// A stop signal (SIGINT, SIGTERM) sets `stop`; a tick still running a second later is cut
     /// short by exiting between two lines (output holds its lock while writing one), once
     /// `recorder` has written what was printed. `--ticks` reached sets it too, and ends the run as it is.
-    static func onStop(_ stop: StopFlag, _ recorder: WatchRecorder?) -> @Sendable (ServiceGroup.Ending) -> Void {
+    static func onStop(_ stop: StopFlag, _ recorder: WatchRecorder?, _ diagnostics: Diagnostics) -> @Sendable (ServiceGroup.Ending) -> Void {
         { ending in
             stop.set()
             guard case .signal = ending else { return }
             DispatchQueue.global().asyncAfter(deadline: .now() + 0.9) {
-                recorder?.close()
-                LineOutput.standardOutput.exitBetweenLines(status: 0)
+                let status = recorder?.finish(.success, diagnostics) ?? .success
+                LineOutput.standardOutput.exitBetweenLines(status: status.rawValue)
             }
         }
     }

@@ -33,7 +33,11 @@ final class ReaderPool: Sendable {
             } else {
                 let opened = opening.withLock { _ in
                     (pool.withLock { $0.generation },
-                     Result { () throws(SQLiteError) in try SQLiteConnection(library: library, path: path, readOnly: true) })
+                     Result { () throws(SQLiteError) in
+                         let connection = try SQLiteConnection(library: library, path: path, readOnly: true)
+                         try StoreSchema.requireKnown(connection)
+                         return connection
+                     })
                 }
                 born = opened.0
                 connection = try opened.1.get()

@@ -20,11 +20,14 @@ struct SQLiteBackend: StoreBackend {
     let library: LibSQLite
     let path: String
     let readers: ReaderPool
+    /// Whether the disk has room, for every writer this store opens in turn.
+    let room: DiskRoom
 
     init(library: LibSQLite, path: String) {
         self.library = library
         self.path = path
         readers = ReaderPool(library: library, path: path)
+        room = DiskRoom(path: path)
     }
 
     var label: String { "sqlite" }
@@ -36,11 +39,13 @@ struct SQLiteBackend: StoreBackend {
         // its shared memory read-only, and with the -shm and -wal files SQLite made with the read-only file's mode writable too.
         let opened = readers.reopening { () -> Result<StoreWriter, SQLiteError> in
             Self.matchSharedMemoryMode(of: path)
-            return Result { () throws(SQLiteError) in try StoreWriter(library: library, path: path) }
+            return Result { () throws(SQLiteError) in try StoreWriter(library: library, path: path, room: room) }
         }
         do throws(SQLiteError) {
             return try opened.get()
         } catch {
+            // A directory at the path is no file SQLite can make or open: as a path under a file, the config's error.
+            if Self.isDirectory(path) { throw StoreFailure("it is a directory, not a file", cannotCreate: true) }
             throw StoreFailure(error.reason, cannotCreate: error.code == SQLiteCode.cantOpen && access(path, F_OK) != 0)
         }
     }
@@ -56,6 +61,11 @@ struct SQLiteBackend: StoreBackend {
     }
 
     var bytes: Int { Self.size(of: path) + Self.size(of: path + "-wal") }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var information = stat()
+        return stat(path, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR
+    }
 
     static func size(of path: String) -> Int {
         var information = stat()

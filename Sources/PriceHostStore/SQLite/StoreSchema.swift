@@ -16,6 +16,14 @@ enum StoreSchema {
     /// `PRAGMA user_version` of this layout; a newer file is refused, not rewritten.
     static let version: Int64 = 2
 
+    /// Refuses a file of a layout newer than this one (made by a newer pricehost): neither read nor written.
+    static func requireKnown(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let found = try connection.integer("PRAGMA user_version")
+        guard found <= version else {
+            throw SQLiteError(code: SQLiteCode.error, message: "the file was made by a newer pricehost (store layout \(found); this one knows \(version))")
+        }
+    }
+
     /// What makes a layout 1 file (no bid nor ask) a layout 2 one: the two columns, NULL in the rows there are.
     static let migrateFrom1 = "ALTER TABLE quotes ADD COLUMN bid TEXT; ALTER TABLE quotes ADD COLUMN ask TEXT;"
 

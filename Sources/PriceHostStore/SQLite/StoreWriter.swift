@@ -12,7 +12,7 @@ final class StoreWriter: StoreWriting {
     }
 
     private let connection: SQLiteConnection
-    private let path: String
+    private let room: DiskRoom
     private let spans = CandleInterval.allCases.map(\.minutes)
     /// Each series' id, once read or made; forgotten when a transaction fails (its new rows are gone).
     private var seriesIDs: [SeriesKey: Int64] = [:]
@@ -20,14 +20,11 @@ final class StoreWriter: StoreWriting {
 
     /// Opens the file read-write (creating it), in WAL mode, with the tables made; its checkpoints are timed on the
     /// system's clock unless a test gives its own.
-    init(library: LibSQLite, path: String, now: @escaping () -> ContinuousClock.Instant = { .now }) throws(SQLiteError) {
-        self.path = path
+    init(library: LibSQLite, path: String, room: DiskRoom? = nil, now: @escaping () -> ContinuousClock.Instant = { .now }) throws(SQLiteError) {
+        self.room = room ?? DiskRoom(path: path)
         checkpoints = CheckpointSchedule(now: now)
         connection = try SQLiteConnection(library: library, path: path)
-        let version = try connection.integer("PRAGMA user_version")
-        guard version <= StoreSchema.version else {
-            throw SQLiteError(code: SQLiteCode.error, message: "the file was made by a newer pricehost (store layout \(version); this one knows \(StoreSchema.version))")
-        }
+        try StoreSchema.requireKnown(connection)
         let mode = try connection.text("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(code: SQLiteCode.readOnly, message: "cannot switch the file to WAL mode (journal_mode is \(mode ?? "unknown")); is it read-only?")
@@ -78,25 +75,6 @@ final class StoreWriter: StoreWriting {
         _ = try connection.integer("PRAGMA wal_checkpoint(PASSIVE)")
     }
 
-    /// Refuses the batch, as SQLite does once it needs a block, when the file system has none left. The WAL is written
-    /// again from its start after each checkpoint, and the file's last pages have room: on a full disk, small batches
-    /// would go on fitting for a while, and the disk be said full only when a page is needed, minutes later at a quote a
-    /// second. A batch refused is dropped and counted as one SQLite refuses, and the store says why at once, in
-    /// SQLite's own words, so that the refusals of both kinds read as one reason (said once).
-    ///
-    /// Only where the file system counts its blocks: tmpfs without a size, ramfs and some FUSE file systems report
-    /// none, and SQLite alone says when they are full.
-    private func requireRoom() throws(SQLiteError) {
-        var system = statvfs()
-        guard statvfs(path, &system) == 0, system.f_blocks > 0 else { return }
-        // Root may use the blocks kept for it; anyone else, those free to all.
-        let free = geteuid() == 0 ? system.f_bfree : system.f_bavail
-        if free == 0 { throw SQLiteError(code: SQLiteCode.full, message: Self.diskFull) }
-    }
-
-    /// What SQLite says for `SQLITE_FULL`.
-    static let diskFull = "database or disk is full"
-
     /// Moves the WAL's pages into the file, as the last writer does when it closes.
     func finish() {
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -106,7 +84,7 @@ final class StoreWriter: StoreWriting {
         defer { connection.resetAll() }
         do throws(SQLiteError) {
             var turn = BatchTurn(count: batch.count)
-            try requireRoom()
+            try room.require()
             if checkpoints.isDue {
                 try checkpoint()
                 checkpoints.checkpointed()
@@ -178,6 +156,7 @@ final class StoreWriter: StoreWriting {
             try connection.execute("COMMIT")
             return written
         } catch {
+            if error.code == SQLiteCode.full { room.filled() }
             rollBack()
             throw error
         }

@@ -27,6 +27,9 @@ package final class QuoteStore: Sendable {
         case libraryMissing(String)
         /// The file's directory cannot be made, or the file cannot be created there.
         case cannotCreate(path: String, reason: String)
+        /// The file cannot be written for a reason that lasts (read-only, corrupt, not SQLite, a newer layout): only
+        /// for an `open` asked to refuse such a store (`watch --record`); `serve` runs with it degraded instead.
+        case cannotWrite(path: String, reason: String)
         /// No thread could be started for the writer.
         case noThread
 
@@ -34,6 +37,7 @@ package final class QuoteStore: Sendable {
             switch self {
             case .libraryMissing(let reason): reason
             case .cannotCreate(let path, let reason): "cannot create the quote store \(path): \(reason)"
+            case .cannotWrite(let path, let reason): "the quote store \(path) cannot be written: \(reason)"
             case .noThread: "cannot start the quote store's writer thread: \(String(cString: strerror(errno)))"
             }
         }
@@ -73,8 +77,10 @@ package final class QuoteStore: Sendable {
     /// Opens the store `settings` name and starts its writer. A file that cannot be written (read-only,
     /// corrupt, not SQLite), or a PostgreSQL server that cannot be reached or refuses, still gives a store:
     /// degraded, saying why, and read when it can be.
-    /// - Throws: ``OpenError`` when there can be no store: no libsqlite3 (or libpq), or a path that cannot be created.
+    /// - Throws: ``OpenError`` when there can be no store: no libsqlite3 (or libpq), or a path that cannot be created;
+    ///   with `refusingUnwritable`, also a store that cannot be written for a reason that lasts (not a server down).
     package static func open(_ settings: StoreSettings, diagnostics: Diagnostics, clock: any PriceClock = SystemClock(),
+                             refusingUnwritable: Bool = false,
                              library loaded: Result<LibSQLite, LibSQLite.LoadError> = LibSQLite.shared,
                              postgresLibrary: Result<LibPQ, LibPQ.LoadError> = LibPQ.shared,
                              capacity: Int = QuoteStore.queueCapacity) throws(OpenError) -> QuoteStore {
@@ -90,6 +96,8 @@ package final class QuoteStore: Sendable {
             writer = try store.backend.makeWriter()
         } catch where error.cannotCreate {
             throw .cannotCreate(path: backend.location, reason: error.reason)
+        } catch where refusingUnwritable && !error.transient {
+            throw .cannotWrite(path: backend.location, reason: error.reason)
         } catch {
             store.degrade(because: error)
         }
