@@ -140,6 +140,25 @@ import Testing
         #expect(finer.at == Self.noon + 2_457)
     }
 
+    @Test func aFileRemovedWhileOpenIsMadeAnewAndTheNextBatchKeptThere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try Self.open(directory)
+        defer { store.close() }
+        store.record(Self.quote("100", at: 0))
+        store.flush()
+        #expect(try store.quote(Self.btc, atOrBefore: Self.noon)?.amount == "100")
+        for suffix in ["", "-wal", "-shm"] { unlink(directory.file("quotes.db") + suffix) }
+        store.record(Self.quote("101", at: 1_000))
+        store.flush()
+        #expect(store.currentStatus == .ok)
+        #expect(FileManager.default.fileExists(atPath: directory.file("quotes.db")))
+        // The new file holds the batch that waited; the first quote went with the file removed.
+        #expect(try store.quote(Self.btc, atOrBefore: Self.noon + 5_000)?.amount == "101")
+        #expect(try store.quote(Self.btc, atOrBefore: Self.noon + 500) == nil)
+        #expect(store.droppedCount == 0)
+    }
+
     @Test func aFileThatIsNotSQLiteDegradesTheStoreAndSaysWhy() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -13,6 +13,14 @@ final class StoreWriter: StoreWriting {
 
     private let connection: SQLiteConnection
     private let room: DiskRoom
+    private let path: String
+    /// The file opened (its device and inode): one removed or replaced meanwhile is written no more.
+    private let file: FileIdentity?
+
+    private struct FileIdentity: Equatable {
+        var device: UInt
+        var inode: UInt
+    }
     private let spans = CandleInterval.allCases.map(\.minutes)
     /// Each series' id, once read or made; forgotten when a transaction fails (its new rows are gone).
     private var seriesIDs: [SeriesKey: Int64] = [:]
@@ -22,6 +30,7 @@ final class StoreWriter: StoreWriting {
     /// system's clock unless a test gives its own.
     init(library: LibSQLite, path: String, room: DiskRoom? = nil, now: @escaping () -> ContinuousClock.Instant = { .now }) throws(SQLiteError) {
         self.room = room ?? DiskRoom(path: path)
+        self.path = path
         checkpoints = CheckpointSchedule(now: now)
         connection = try SQLiteConnection(library: library, path: path)
         try StoreSchema.requireKnown(connection)
@@ -42,11 +51,17 @@ final class StoreWriter: StoreWriting {
             try? connection.execute("ROLLBACK")
             throw error
         }
+        file = Self.identity(of: path)
     }
 
     /// Writes `batch` in one transaction; the quotes already kept (the same series, time, lag and amount) are skipped.
     /// - Returns: how many were new.
     func write(_ batch: [StoredQuote]) throws(StoreFailure) -> Int {
+        // Removed (`rm`, `mv`) or replaced while open, the file this connection writes is one nobody reads again: the
+        // batch waits, and the next writer opens the file at the path, made anew (a file put there is read as it is).
+        guard let opened = file, Self.identity(of: path) == opened else {
+            throw StoreFailure("the file was removed or replaced while it was open; a new one is made", transient: true)
+        }
         do throws(SQLiteError) {
             return try writeBatch(batch)
         } catch {
@@ -73,6 +88,13 @@ final class StoreWriter: StoreWriting {
     /// counted, and the store says why), and nothing of the batch was committed.
     private func checkpoint() throws(SQLiteError) {
         _ = try connection.integer("PRAGMA wal_checkpoint(PASSIVE)")
+    }
+
+    /// The device and inode of the file at `path`; `nil` when there is none.
+    private static func identity(of path: String) -> FileIdentity? {
+        var information = stat()
+        guard stat(path, &information) == 0 else { return nil }
+        return FileIdentity(device: UInt(information.st_dev), inode: UInt(information.st_ino))
     }
 
     /// Moves the WAL's pages into the file, as the last writer does when it closes.
