@@ -140,6 +140,15 @@ import Testing
         #expect(finer.at == Self.noon + 2_457)
     }
 
+    @Test func theMediansAreAskedAsTheAggregateNotAsAProvider() {
+        #expect {
+            try HistoryQuery.parse([("asset", "BTC"), ("provider", "median")], kind: .candles)
+        } throws: { error in
+            (error as? HistoryQuery.Problem).map { $0.parameter == "provider" && $0.message == "the medians are asked with aggregate=median, not provider=median" } == true
+        }
+        #expect((try? HistoryQuery.parse([("asset", "BTC"), ("aggregate", "median")], kind: .candles))?.origin == .median)
+    }
+
     @Test func aFileRemovedWhileOpenIsMadeAnewAndTheNextBatchKeptThere() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -92,4 +92,21 @@ import Testing
     static func size(_ path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
+
+    /// Another application's SQLite database at the store's path: refused, and left as it was (no tables added).
+    @Test func anotherApplicationsDatabaseIsNotMadeAStore() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let library = try LibSQLite.shared.get()
+        try SQLiteConnection(library: library, path: directory.file("quotes.db")).execute("CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES('mine');")
+        #expect(throws: SQLiteError(code: SQLiteCode.error, message: "the file is another application's SQLite database (its tables: notes), not a quote store; name another path")) {
+            try StoreWriter(library: library, path: directory.file("quotes.db"))
+        }
+        let reader = try SQLiteConnection(library: library, path: directory.file("quotes.db"), readOnly: true)
+        #expect(try reader.text("SELECT group_concat(name) FROM sqlite_schema") == "notes")
+        // An empty file, or one with no tables, is made a store.
+        FileManager.default.createFile(atPath: directory.file("empty.db"), contents: Data())
+        let writer = try StoreWriter(library: library, path: directory.file("empty.db"))
+        #expect(try writer.write([QuoteStoreTests.quote("100", at: 0)]) == 1)
+    }
 }

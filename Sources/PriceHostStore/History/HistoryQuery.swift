@@ -72,6 +72,10 @@ package struct HistoryQuery: Sendable, Equatable {
     }
 
     private mutating func read(_ name: String, _ value: String) throws(Problem) {
+        // The medians are a series of their own, which no provider's can be: asked by their name, say how.
+        if name == "provider", value == QuoteOrigin.median.providerText {
+            throw Problem(parameter: name, message: "the medians are asked with aggregate=median, not provider=median")
+        }
         do throws(QueryParameter.Problem) {
             switch name {
             case "asset": asset = try QueryParameter.asset(value); return

@@ -24,6 +24,17 @@ enum StoreSchema {
         }
     }
 
+    /// Refuses a file of layout 0 (no store's yet) that holds tables of something else: another application's
+    /// database, which the store's tables would be added to.
+    static func requireNoOtherTables(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let others = try connection.text("""
+            SELECT group_concat(name, ', ') FROM sqlite_schema WHERE type = 'table' AND name NOT IN ('series', 'quotes', 'candles')
+            """)
+        if let others, !others.isEmpty {
+            throw SQLiteError(code: SQLiteCode.error, message: "the file is another application's SQLite database (its tables: \(others)), not a quote store; name another path")
+        }
+    }
+
     /// What makes a layout 1 file (no bid nor ask) a layout 2 one: the two columns, NULL in the rows there are.
     static let migrateFrom1 = "ALTER TABLE quotes ADD COLUMN bid TEXT; ALTER TABLE quotes ADD COLUMN ask TEXT;"
 

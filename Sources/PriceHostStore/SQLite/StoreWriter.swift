@@ -45,7 +45,9 @@ final class StoreWriter: StoreWriting {
         // The layout read again under the write lock: another process may have made or migrated the file meanwhile.
         try connection.execute("BEGIN IMMEDIATE")
         do throws(SQLiteError) {
-            if try connection.integer("PRAGMA user_version") == 1 { try connection.execute(StoreSchema.migrateFrom1) }
+            let version = try connection.integer("PRAGMA user_version")
+            if version == 0 { try StoreSchema.requireNoOtherTables(connection) }
+            if version == 1 { try connection.execute(StoreSchema.migrateFrom1) }
             try connection.execute(StoreSchema.create + " PRAGMA user_version=\(StoreSchema.version); COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")

@@ -6,7 +6,7 @@ extension QuoteStore {
     package enum ReadOnlyOpenError: Error, CustomStringConvertible, Sendable, Equatable {
         /// libsqlite3 (or libpq) is missing.
         case libraryMissing(String)
-        /// There is no file at the path (nothing has been recorded there yet), or a directory.
+        /// There is no file at the path (nothing has been recorded there yet), an empty one, or a directory.
         case noFile(path: String)
 
         package var description: String {
@@ -32,7 +32,10 @@ extension QuoteStore {
         case .failure(let error): throw .libraryMissing(error.description)
         }
         // SQLite would make the file if asked to read-write; read-only it refuses, but says less than this.
-        if case .sqlite(let path) = settings.location, access(path, F_OK) != 0 || SQLiteBackend.isDirectory(path) { throw .noFile(path: path) }
+        // An empty file is no store either: SQLite would read it as a database with no tables.
+        if case .sqlite(let path) = settings.location, access(path, F_OK) != 0 || SQLiteBackend.isDirectory(path) || SQLiteBackend.size(of: path) == 0 {
+            throw .noFile(path: path)
+        }
         let store = QuoteStore(settings: settings, backend: backend, diagnostics: diagnostics, clock: SystemClock(), capacity: 1)
         // No writer: the queue takes nothing, and there is no thread for close() to wait for.
         store.queue.close()

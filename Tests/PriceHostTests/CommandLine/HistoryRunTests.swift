@@ -214,6 +214,10 @@ struct HistoryRunTests {
                                          currentDirectory: fixture.directory.path, timeout: 30)
         #expect(home == Self.failure(1, "no quote store at \(fixture.directory.path)/.local/state/pricehost/quotes.db (serve or watch --record make it)"))
         #expect(!FileManager.default.fileExists(atPath: fixture.directory.file(".local")))
+        // An empty file is no store either.
+        try fixture.directory.write("", to: "state/pricehost/quotes.db")
+        #expect(try fixture.history(["--asset", "BTC"])
+            == Self.failure(1, "no quote store at \(fixture.defaultStore) (serve or watch --record make it)"))
     }
 
     @Test func aStoreTurnedOffOrUnreadableOrWithoutSQLiteIsOneLine() throws {
