@@ -14,12 +14,13 @@ public enum ISO8601Timestamp {
     }
 
     /// The fields of the `YYYY-MM-DDTHH:MM:SS` that `bytes` begin with, when they name a time that exists (years 0001
-    /// on); every form either parser takes begins so.
+    /// on); every form either parser takes begins so. Before 1583, where Foundation's calendar is the Julian one, a day
+    /// is only checked to be at most 31.
     private static func calendarFields(_ bytes: [UInt8]) -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64)? {
         guard bytes.count >= 19, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A, bytes[16] == 0x3A,
               let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
               let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
-              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              year >= 1, (1...12).contains(month), day >= 1, day <= (year >= 1583 ? daysIn(month: month, year: year) : 31),
               hour <= 23, minute <= 59, second <= 59 else { return nil }
         return (year, month, day, hour, minute, second)
     }

@@ -195,26 +195,32 @@ struct WatchRecordTests {
         #expect(!FileManager.default.fileExists(atPath: recording.state))
     }
 
-    /// The disk fills while `watch --record` runs: what it prints after is not kept, and the run says how many in one line
-    /// at its end and exits 3, since the store no longer holds what was printed.
+    /// The disk fills while `watch --record` runs: a quote it prints after is not kept, and the run says how many in one
+    /// line at its end and exits 3, since the store no longer holds what was printed. Ended by a stop signal here: that
+    /// path and the run's own end both finish the recorder, and the line is said once.
     @Test func quotesPrintedThatTheStoreCouldNotKeepEndTheRunWithStatusThree() throws {
         let recording = try Recording(config: configJSON(plugins: ["libFileProvider.so"], extra: #", "store": {"url": "sqlite:disk/quotes.db"}"#))
         defer { recording.remove() }
         let mountPoint = recording.sandbox.directory.file("disk")
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
         guard let disk = PrivateTmpfs.make(at: mountPoint, size: "512k", for: "WatchRecordTests.\(#function)") else { return }
-        try recording.price("91234.56", at: Self.iso(Date().addingTimeInterval(-1)))
-        let command = [BuiltProducts.pricehost, "watch", "--asset", "BTC", "--interval", "0.1", "--ticks", "40", "--format", "csv", "--record",
+        let first = Self.iso(Date().addingTimeInterval(-2)), second = Self.iso(Date().addingTimeInterval(-1))
+        try recording.price("91234.56", at: first)
+        let command = [BuiltProducts.pricehost, "watch", "--asset", "BTC", "--interval", "0.1", "--format", "csv", "--record",
                        "--config", recording.sandbox.configPath]
         let watch = try BackgroundProcess(disk.launcher[0], Array(disk.launcher.dropFirst()) + command, currentDirectory: recording.sandbox.directory.path)
-        #expect(watch.waitForOutput { $0.count >= 4 }, "\(watch.standardError)")
+        defer { _ = watch.terminate(signal: SIGKILL, within: 10) }
+        #expect(watch.waitForOutput { $0.count >= 3 }, "\(watch.standardError)")
         let fill = try disk.run(#"cat /dev/zero > "$0/fill""#, inNamespaceOf: watch.pid)
         #expect(fill.standardError.contains("No space left on device"), "\(fill)")
-        let status = watch.waitForExit(within: 30)
-        #expect(status == 3 && watch.outputLines.count == 41, "status \(String(describing: status)): \(watch.standardOutput) \(watch.standardError)")
-        let last = watch.errorLines.last ?? ""
-        let lost = last.wholeMatch(of: /pricehost: error: watch --record: (\d+) of the 40 quotes printed could not be kept in the quote store (.*): the disk is full \(database or disk is full\)/)
-        #expect(lost.map { Int($0.1) ?? 0 } ?? 0 > 0 && lost?.2 == "\(mountPoint)/quotes.db", "\(watch.standardError)")
+        // A new price, printed on a full disk: never kept.
+        try recording.price("91240.5", at: second)
+        #expect(watch.waitForOutput { $0.filter { $0.contains("91240.5") }.count >= 3 }, "\(watch.standardOutput)")
+        let status = watch.terminate(signal: SIGTERM, within: 20)
+        let lost = watch.errorLines.filter { $0.hasPrefix("pricehost: error: watch --record:") }
+        let said = lost.first?.wholeMatch(of: /pricehost: error: watch --record: ([12]) of the 2 quotes printed could not be kept in the quote store (.*): the disk is full \(database or disk is full\)/)
+        #expect(status == 3 && lost.count == 1 && said?.2 == "\(mountPoint)/quotes.db",
+                "status \(String(describing: status)): \(watch.standardError)")
     }
 
     /// Only `--record` writes: `watch` without it and `fetch` leave the state directory (and HOME's) as they found them.

@@ -138,6 +138,12 @@ import Testing
         #expect(exact.at == Self.noon + 2_457)
         let finer = try HistoryQuery.parse([("asset", "BTC"), ("at", "2026-11-27T12:00:02.4570Z")], kind: .price)
         #expect(finer.at == Self.noon + 2_457)
+        // A microsecond before the next millisecond (or second, or day), and one after it; with an offset.
+        let micro = try HistoryQuery.parse([("asset", "BTC"), ("from", "2026-11-27T12:00:00.000001Z"), ("to", "2026-11-27T12:00:29.999999Z")],
+                                           kind: .candles)
+        #expect(micro.from == Self.noon + 1 && micro.to == Self.noon + 29_999)
+        let day = try HistoryQuery.parse([("asset", "BTC"), ("at", "2026-11-27T13:59:59.9999999+02:00")], kind: .price)
+        #expect(day.at == Self.noon - 1)
     }
 
     @Test func theMediansAreAskedAsTheAggregateNotAsAProvider() {

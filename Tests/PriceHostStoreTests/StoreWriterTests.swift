@@ -104,9 +104,16 @@ import Testing
         }
         let reader = try SQLiteConnection(library: library, path: directory.file("quotes.db"), readOnly: true)
         #expect(try reader.text("SELECT group_concat(name) FROM sqlite_schema") == "notes")
-        // An empty file, or one with no tables, is made a store.
-        FileManager.default.createFile(atPath: directory.file("empty.db"), contents: Data())
+        // Not even switched to WAL, which SQLite would keep in the file's header.
+        #expect(try reader.text("PRAGMA journal_mode") == "delete")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("quotes.db-wal")))
+        // An empty file, or one with no tables but SQLite's own, is made a store.
+        _ = FileManager.default.createFile(atPath: directory.file("empty.db"), contents: Data())
         let writer = try StoreWriter(library: library, path: directory.file("empty.db"))
         #expect(try writer.write([QuoteStoreTests.quote("100", at: 0)]) == 1)
+        let analyzed = try SQLiteConnection(library: library, path: directory.file("analyzed.db"))
+        try analyzed.execute("CREATE TABLE t(x); CREATE INDEX i ON t(x); INSERT INTO t VALUES(1); ANALYZE; DROP TABLE t;")
+        #expect(try analyzed.text("SELECT group_concat(name) FROM sqlite_schema") == "sqlite_stat1")
+        #expect(try StoreWriter(library: library, path: directory.file("analyzed.db")).write([QuoteStoreTests.quote("100", at: 0)]) == 1)
     }
 }

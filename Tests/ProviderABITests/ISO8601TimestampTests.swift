@@ -36,7 +36,7 @@ struct ISO8601TimestampTests {
     @Test(arguments: [
         "2026-11-28T09:62:00Z", "2026-11-28T09:62:00.1234Z", "2026-11-27T34:00:00Z", "2026-11-31T10:00:00Z",
         "2026-02-29T10:00:00.1234Z", "2026-11-28T24:00:00Z", "2026-11-28T10:00:60.5000Z", "2026-00-10T10:00:00.1234Z",
-        "1500-11-31T10:00:00Z",
+        "1500-11-32T10:00:00Z",
     ])
     func refusesATimeThatIsNotOnTheCalendar(text: String) {
         #expect(ISO8601Timestamp.parse(text) == nil)
@@ -46,6 +46,8 @@ struct ISO8601TimestampTests {
         #expect(ISO8601Timestamp.parse("2026-11-20T12:00:00.2500Z") == Self.noon.addingTimeInterval(0.25))
         #expect(ISO8601Timestamp.parse("2028-02-29T12:00:00.1234Z") != nil)
         #expect(ISO8601Timestamp.parse("1500-11-30T10:00:00Z") != nil)
+        // Julian before 1583: 1500 was a leap year there.
+        #expect(ISO8601Timestamp.parse("1500-02-29T10:00:00Z") != nil)
     }
 
     @Test func formatsWholeSecondsWithoutAFraction() {

@@ -10,8 +10,16 @@ import PriceHostStore
 /// returns: so whatever `watch` printed is kept, however it ends (`--ticks`, SIGINT, SIGTERM).
 final class WatchRecorder: Sendable {
     private let store: QuoteStore
-    /// Whether the recorder is closing, and how many quotes it queued.
-    private let state = Lock((closed: false, recorded: 0))
+    /// Whether the recorder is closing; how many quotes it queued, and the last of each series (a repeat of it, which
+    /// the store keeps once, is not queued again); and what ``finish(_:_:)`` found, once it has.
+    private let state = Lock(State())
+
+    private struct State {
+        var closed = false
+        var recorded = 0
+        var last: [SeriesKey: (timestamp: Int64, amount: String)] = [:]
+        var finished: ExitStatus?
+    }
 
     private init(store: QuoteStore) {
         self.store = store
@@ -40,8 +48,13 @@ final class WatchRecorder: Sendable {
     func record(_ quote: @autoclosure () -> StoredQuote) -> Bool {
         state.withLock { state in
             guard !state.closed else { return false }
-            store.record(quote())
-            state.recorded += 1
+            let quote = quote()
+            guard let last = state.last[quote.series], last.timestamp == quote.timestamp, last.amount == quote.amount else {
+                store.record(quote)
+                state.recorded += 1
+                state.last[quote.series] = (quote.timestamp, quote.amount)
+                return true
+            }
             return true
         }
     }
@@ -55,15 +68,23 @@ final class WatchRecorder: Sendable {
 
     /// Closes the store (``close()``); when it could not keep every quote printed (the disk filled, the file was made
     /// read-only, a server stayed down), says how many in one line, and the run ends with status 3 rather than `status`
-    /// (a success): "history holds exactly what was printed" no longer holds.
+    /// (a success): "history holds exactly what was printed" no longer holds. Quotes are counted once each: a line
+    /// printed again for the same quote (a poll of a price that has not moved) is not queued again.
+    /// Said once: a stop signal's exit and the run's own end may both call it; the second gets the first's status.
     func finish(_ status: ExitStatus, _ diagnostics: Diagnostics) -> ExitStatus {
         close()
-        let recorded = state.withLock { $0.recorded }
-        // Those written include quotes the store held already (kept once): never more than were recorded.
-        let lost = recorded - min(store.writtenCount, recorded)
-        guard lost > 0 else { return status }
-        let reason = if case .degraded(let why) = store.currentStatus { ": \(why)" } else { "" }
-        diagnostics.error("watch --record: \(lost) of the \(recorded) quotes printed could not be kept in the quote store \(store.settings.location)\(reason)")
-        return status == .success ? .configOrPlugin : status
+        return state.withLock { state in
+            if let finished = state.finished { return finished }
+            // Written counts every quote of a batch committed, those the store held already too (kept once).
+            let lost = state.recorded - min(store.writtenCount, state.recorded)
+            var ending = status
+            if lost > 0 {
+                let reason = if case .degraded(let why) = store.currentStatus { ": \(why)" } else { "" }
+                diagnostics.error("watch --record: \(lost) of the \(state.recorded) quotes printed could not be kept in the quote store \(store.settings.location)\(reason)")
+                if status == .success { ending = .configOrPlugin }
+            }
+            state.finished = ending
+            return ending
+        }
     }
 }

@@ -108,7 +108,7 @@ package struct HistoryQuery: Sendable, Equatable {
                 throw Problem(parameter: name, message: "\(name) must be an ISO 8601 time such as 2026-11-27T12:00:00Z, not \(JSONValue.quoted(value))")
             }
             // To the millisecond, never past the time written: `at` and `to` down, `from` up.
-            let milliseconds = Self.milliseconds(date, roundingUp: name == "from")
+            let milliseconds = Self.milliseconds(value, parsed: date, roundingUp: name == "from")
             switch name {
             case "from": from = milliseconds
             case "to": to = milliseconds
@@ -135,14 +135,23 @@ package struct HistoryQuery: Sendable, Equatable {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
-    /// `date` in whole Unix milliseconds, a finer time cut down to the millisecond before it (`roundingUp`: raised
-    /// to the one after it).
-    package static func milliseconds(_ date: Date, roundingUp: Bool) -> Int64 {
-        let exact = date.timeIntervalSince1970 * 1000
-        let nearest = exact.rounded()
-        // Whole milliseconds read through binary seconds land a hair beside the whole number.
-        if abs(exact - nearest) < 0.01 { return Int64(nearest) }
-        return Int64(roundingUp ? exact.rounded(.up) : exact.rounded(.down))
+    /// `text`, an ISO 8601 time read as `date`, in whole Unix milliseconds: a fraction finer than a millisecond is cut
+    /// down to the millisecond before it (`roundingUp`: raised to the one after it). Read from the text's digits, not
+    /// from `date`'s binary seconds, which cannot always tell .999999 from the next second.
+    package static func milliseconds(_ text: String, parsed date: Date, roundingUp: Bool) -> Int64 {
+        let bytes = Array(text.utf8)
+        guard bytes.count > 23, bytes[19] == UInt8(ascii: ".") else { return milliseconds(date) }
+        var end = 20
+        var finer = false
+        while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+            if end >= 23, bytes[end] != UInt8(ascii: "0") { finer = true }
+            end += 1
+        }
+        // The same time with its fraction cut to three digits: whole milliseconds, which `date`'s seconds hold exactly.
+        guard end > 23, let cut = ISO8601Timestamp.parse(String(decoding: bytes[..<23] + bytes[end...], as: UTF8.self)) else {
+            return milliseconds(date)
+        }
+        return milliseconds(cut) + (finer && roundingUp ? 1 : 0)
     }
 
     /// Unix milliseconds as ISO 8601 (with milliseconds when there are some).

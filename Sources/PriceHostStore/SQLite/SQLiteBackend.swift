@@ -46,7 +46,9 @@ struct SQLiteBackend: StoreBackend {
         } catch {
             // A directory at the path is no file SQLite can make or open: as a path under a file, the config's error.
             if Self.isDirectory(path) { throw StoreFailure("it is a directory, not a file", cannotCreate: true) }
-            throw StoreFailure(error.reason, cannotCreate: error.code == SQLiteCode.cantOpen && access(path, F_OK) != 0)
+            // Another process holding the file's lock past the busy timeout (a long prune) is a wait, not the file's state.
+            throw StoreFailure(error.reason, cannotCreate: error.code == SQLiteCode.cantOpen && access(path, F_OK) != 0,
+                               transient: error.code == SQLiteCode.busy || error.code == SQLiteCode.locked)
         }
     }
 

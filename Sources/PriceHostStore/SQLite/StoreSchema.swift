@@ -25,10 +25,11 @@ enum StoreSchema {
     }
 
     /// Refuses a file of layout 0 (no store's yet) that holds tables of something else: another application's
-    /// database, which the store's tables would be added to.
+    /// database, which the store's tables would be added to. SQLite's own (`sqlite_sequence`, `sqlite_stat1`) are none.
     static func requireNoOtherTables(_ connection: SQLiteConnection) throws(SQLiteError) {
         let others = try connection.text("""
-            SELECT group_concat(name, ', ') FROM sqlite_schema WHERE type = 'table' AND name NOT IN ('series', 'quotes', 'candles')
+            SELECT group_concat(name, ', ') FROM sqlite_schema
+            WHERE type = 'table' AND name NOT IN ('series', 'quotes', 'candles') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             """)
         if let others, !others.isEmpty {
             throw SQLiteError(code: SQLiteCode.error, message: "the file is another application's SQLite database (its tables: \(others)), not a quote store; name another path")

@@ -34,6 +34,8 @@ final class StoreWriter: StoreWriting {
         checkpoints = CheckpointSchedule(now: now)
         connection = try SQLiteConnection(library: library, path: path)
         try StoreSchema.requireKnown(connection)
+        // Before the switch to WAL, which SQLite keeps in the file's header: another application's file is left as it was.
+        if try connection.integer("PRAGMA user_version") == 0 { try StoreSchema.requireNoOtherTables(connection) }
         let mode = try connection.text("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(code: SQLiteCode.readOnly, message: "cannot switch the file to WAL mode (journal_mode is \(mode ?? "unknown")); is it read-only?")
