@@ -221,6 +221,9 @@ struct WatchRecordTests {
         let said = lost.first?.wholeMatch(of: /pricehost: error: watch --record: ([12]) of the 2 quotes printed could not be kept in the quote store (.*): the disk is full \(database or disk is full\)/)
         #expect(status == 3 && lost.count == 1 && said?.2 == "\(mountPoint)/quotes.db",
                 "status \(String(describing: status)): \(watch.standardError)")
+        // Meanwhile it said so in watch's words, not serve's.
+        #expect(watch.errorLines.contains { $0.hasSuffix("the disk is full (database or disk is full); watch --record goes on, and quotes are not kept until it can") },
+                "\(watch.standardError)")
     }
 
     /// Only `--record` writes: `watch` without it and `fetch` leave the state directory (and HOME's) as they found them.

@@ -87,7 +87,7 @@ import Testing
         reading.close()
         // `watch --record` asks for a store it can write, and is refused one.
         #expect(throws: QuoteStore.OpenError.cannotWrite(path: directory.file("quotes.db"), reason: newer)) {
-            try QuoteStore.open(StoreSettings(path: directory.file("quotes.db")), diagnostics: Diagnostics(threshold: .error), refusingUnwritable: true)
+            try QuoteStore.open(StoreSettings(path: directory.file("quotes.db")), diagnostics: Diagnostics(threshold: .error), recorder: "watch --record")
         }
     }
 

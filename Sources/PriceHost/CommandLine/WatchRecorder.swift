@@ -38,7 +38,7 @@ final class WatchRecorder: Sendable {
         }
         do throws(QuoteStore.OpenError) {
             return .success(WatchRecorder(store: try QuoteStore.open(settings, diagnostics: context.diagnostics, clock: context.clock,
-                                                                      refusingUnwritable: true)))
+                                                                      recorder: command)))
         } catch {
             return .failure(StoreUnavailable(status: .configOrPlugin, description: "\(command): \(error)"))
         }

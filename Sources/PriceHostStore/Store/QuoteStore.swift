@@ -62,11 +62,16 @@ package final class QuoteStore: Sendable {
     let metrics = StoreMetrics()
     private let status = Lock(Status.ok)
     private let diagnostics: Diagnostics
+    /// What a warning that the store cannot be written says goes on meanwhile: `serve`'s prices, or a recorder's run.
+    private let goingOn: String
+    static let pricesServed = "prices are still served"
     private let clock: any PriceClock
     /// Set once the writer's thread has ended (at once for a store opened only to read it).
     let ended = Lock(false)
 
-    init(settings: StoreSettings, backend: any StoreBackend, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int) {
+    init(settings: StoreSettings, backend: any StoreBackend, diagnostics: Diagnostics, clock: any PriceClock, capacity: Int,
+         goingOn: String = QuoteStore.pricesServed) {
+        self.goingOn = goingOn
         self.settings = settings
         self.backend = backend
         self.diagnostics = diagnostics
@@ -78,9 +83,10 @@ package final class QuoteStore: Sendable {
     /// corrupt, not SQLite), or a PostgreSQL server that cannot be reached or refuses, still gives a store:
     /// degraded, saying why, and read when it can be.
     /// - Throws: ``OpenError`` when there can be no store: no libsqlite3 (or libpq), or a path that cannot be created;
-    ///   with `refusingUnwritable`, also a store that cannot be written for a reason that lasts (not a server down).
+    ///   for a `recorder` (`watch --record`), also a store that cannot be written for a reason that lasts (not a server
+    ///   down); its warnings while it runs then say what the recorder goes on doing, where `serve`'s say prices are served.
     package static func open(_ settings: StoreSettings, diagnostics: Diagnostics, clock: any PriceClock = SystemClock(),
-                             refusingUnwritable: Bool = false,
+                             recorder: String? = nil,
                              library loaded: Result<LibSQLite, LibSQLite.LoadError> = LibSQLite.shared,
                              postgresLibrary: Result<LibPQ, LibPQ.LoadError> = LibPQ.shared,
                              capacity: Int = QuoteStore.queueCapacity) throws(OpenError) -> QuoteStore {
@@ -90,13 +96,14 @@ package final class QuoteStore: Sendable {
         case .failure(let error): throw .libraryMissing(error.description)
         }
         if case .sqlite(let path) = settings.location { try makeDirectory(of: path) }
-        let store = QuoteStore(settings: settings, backend: backend, diagnostics: diagnostics, clock: clock, capacity: capacity)
+        let store = QuoteStore(settings: settings, backend: backend, diagnostics: diagnostics, clock: clock, capacity: capacity,
+                               goingOn: recorder.map { "\($0) goes on" } ?? Self.pricesServed)
         var writer: (any StoreWriting)?
         do throws(StoreFailure) {
             writer = try store.backend.makeWriter()
         } catch where error.cannotCreate {
             throw .cannotCreate(path: backend.location, reason: error.reason)
-        } catch where refusingUnwritable && !error.transient {
+        } catch where recorder != nil && !error.transient {
             throw .cannotWrite(path: backend.location, reason: error.reason)
         } catch {
             store.degrade(because: error)
@@ -238,9 +245,9 @@ package final class QuoteStore: Sendable {
         }
         guard changed else { return }
         if error.transient {
-            diagnostics.warning("the quote store \(settings.location) cannot be written: \(reason); prices are still served, and quotes wait in memory (at most \(queue.capacity)) until it can")
+            diagnostics.warning("the quote store \(settings.location) cannot be written: \(reason); \(goingOn), and quotes wait in memory (at most \(queue.capacity)) until it can")
         } else {
-            diagnostics.warning("the quote store \(settings.location) cannot be written: \(reason); prices are still served, and quotes are not kept until it can")
+            diagnostics.warning("the quote store \(settings.location) cannot be written: \(reason); \(goingOn), and quotes are not kept until it can")
         }
     }
 
