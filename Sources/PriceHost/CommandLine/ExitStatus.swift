@@ -9,8 +9,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// option the store refuses; or it asks for the quote store the config turns off.
     case usage = 2
     /// The config file or a plugin is wrong, or `check` found a problem; or the quote store cannot be had
-    /// (no libsqlite3, a path that cannot be made; for `watch --record`, a file it cannot write, or quotes printed
-    /// that it could not keep).
+    /// (no libsqlite3, a store path that is a directory or cannot be made; for `watch --record`, a file it cannot
+    /// write, or quotes printed that it could not keep).
     case configOrPlugin = 3
     /// Several assets were asked and some, not all, failed: the successes are printed.
     case partial = 4
@@ -38,7 +38,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
             + "a history option the store refuses (a time that is not ISO 8601, --from after --to, an unknown --interval, a window past the retention); "
             + "history or watch --record with the quote store turned off"
         case .configOrPlugin: "config or plugin error: no config, a malformed or invalid one, a default or asset naming a provider nothing provides; check found a problem; "
-            + "the quote store cannot be had (no libsqlite3; for watch --record, a path that cannot be made, a file it cannot write, or quotes printed that it could not keep)"
+            + "the quote store cannot be had (no libsqlite3; a store path that is a directory; for watch --record, a path that cannot be made, a file it cannot write, or quotes printed that it could not keep)"
         case .partial: "several assets were asked and some, not all, failed; the successes are printed"
         case .listenFailed: "serve cannot listen on its address: in use, not this machine's, or a privileged port"
         }

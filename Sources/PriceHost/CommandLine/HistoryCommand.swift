@@ -64,8 +64,8 @@ struct HistoryCommand: SynchronousCommand {
             return .success(try QuoteStore.openForReading(settings))
         } catch {
             switch error {
-            case .libraryMissing:
-                // A broken install, as a missing libcurl is for fetch.
+            case .libraryMissing, .directory:
+                // A broken install, as a missing libcurl is for fetch; a path no store can be at, as serve refuses it.
                 return .failure(StoreUnavailable(status: .configOrPlugin, description: "history: \(error)"))
             case .noFile:
                 return .failure(StoreUnavailable(status: .fetchFailed, description: "\(error) (serve or watch --record make it)"))

@@ -214,6 +214,11 @@ struct HistoryRunTests {
                                          currentDirectory: fixture.directory.path, timeout: 30)
         #expect(home == Self.failure(1, "no quote store at \(fixture.directory.path)/.local/state/pricehost/quotes.db (serve or watch --record make it)"))
         #expect(!FileManager.default.fileExists(atPath: fixture.directory.file(".local")))
+        // A directory where the file would be: no store can be there (serve refuses the path too).
+        try FileManager.default.createDirectory(atPath: fixture.defaultStore, withIntermediateDirectories: true)
+        #expect(try fixture.history(["--asset", "BTC"])
+            == Self.failure(3, "history: cannot read the quote store \(fixture.defaultStore): it is a directory, not a file"))
+        try FileManager.default.removeItem(atPath: fixture.defaultStore)
         // An empty file is no store either.
         try fixture.directory.write("", to: "state/pricehost/quotes.db")
         #expect(try fixture.history(["--asset", "BTC"])
