@@ -103,13 +103,16 @@ import Testing
         // A window wholly after now had no price in force.
         #expect(try store.timeWeightedAverage(Self.btc, window: 60_000, at: Self.noon + 120_000, now: Self.noon + 45_000) == nil)
         // Asked through the query, with the store's clock: a window years ahead is no TWAP, not the last price at coverage 1.
-        let config = try ConfigParser.parse(Array("{}".utf8), path: directory.file("plugins.json"), environment: [:])
-        let query = try HistoryQuery.parse([("asset", "BTC"), ("provider", "alpha"), ("window", "1h"), ("at", "2030-01-01T00:00:00Z")], kind: .twap)
-        guard case .failure(let failure) = store.answer(query, config: config, now: Self.noon + 45_000) else {
-            Issue.record("a TWAP of a window in the future was answered")
-            return
-        }
+        let failure = try #require(try Self.failure(store, [("window", "1h"), ("at", "2030-01-01T00:00:00Z")], kind: .twap, now: Self.noon + 45_000))
         #expect(failure.status == 404)
+    }
+
+    /// Why `store` does not answer alpha's BTC with `parameters` at `now`, read as the routes read them; `nil` when it answers.
+    static func failure(_ store: QuoteStore, _ parameters: [(name: String, value: String)], kind: HistoryQuery.Kind, now: Int64) throws -> HistoryFailure? {
+        let config = try ConfigParser.parse(Array("{}".utf8), path: "/etc/pricehost/plugins.json", environment: [:])
+        let query = try HistoryQuery.parse([("asset", "BTC"), ("provider", "alpha")] + parameters, kind: kind)
+        guard case .failure(let failure) = store.answer(query, config: config, now: now) else { return nil }
+        return failure
     }
 
     @Test func fromAfterTheDefaultToIsRefusedNamingFrom() throws {
@@ -117,12 +120,7 @@ import Testing
         defer { directory.remove() }
         let store = try Self.open(directory)
         defer { store.close() }
-        let config = try ConfigParser.parse(Array("{}".utf8), path: directory.file("plugins.json"), environment: [:])
-        let query = try HistoryQuery.parse([("asset", "BTC"), ("provider", "alpha"), ("from", "2027-01-01T00:00:00Z")], kind: .candles)
-        guard case .failure(let failure) = store.answer(query, config: config, now: Self.noon) else {
-            Issue.record("candles from after now were answered")
-            return
-        }
+        let failure = try #require(try Self.failure(store, [("from", "2027-01-01T00:00:00Z")], kind: .candles, now: Self.noon))
         #expect(failure.status == 400 && failure.parameter == "from")
         #expect(failure.message == "from (2027-01-01T00:00:00Z) is after to (now, 2026-11-27T12:00:00Z, when to is not given)")
     }

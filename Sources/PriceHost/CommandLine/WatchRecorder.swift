@@ -49,12 +49,10 @@ final class WatchRecorder: Sendable {
         state.withLock { state in
             guard !state.closed else { return false }
             let quote = quote()
-            guard let last = state.last[quote.series], last.timestamp == quote.timestamp, last.amount == quote.amount else {
-                store.record(quote)
-                state.recorded += 1
-                state.last[quote.series] = (quote.timestamp, quote.amount)
-                return true
-            }
+            if let last = state.last[quote.series], last.timestamp == quote.timestamp, last.amount == quote.amount { return true }
+            store.record(quote)
+            state.recorded += 1
+            state.last[quote.series] = (quote.timestamp, quote.amount)
             return true
         }
     }

@@ -17,11 +17,14 @@ enum StoreSchema {
     static let version: Int64 = 2
 
     /// Refuses a file of a layout newer than this one (made by a newer pricehost): neither read nor written.
-    static func requireKnown(_ connection: SQLiteConnection) throws(SQLiteError) {
+    /// - Returns: the file's layout (`PRAGMA user_version`), at most ``version``.
+    @discardableResult
+    static func requireKnown(_ connection: SQLiteConnection) throws(SQLiteError) -> Int64 {
         let found = try connection.integer("PRAGMA user_version")
         guard found <= version else {
             throw SQLiteError(code: SQLiteCode.error, message: "the file was made by a newer pricehost (store layout \(found); this one knows \(version))")
         }
+        return found
     }
 
     /// Refuses a file of layout 0 (no store's yet) that holds tables of something else: another application's

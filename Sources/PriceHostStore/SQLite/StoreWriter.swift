@@ -33,9 +33,8 @@ final class StoreWriter: StoreWriting {
         self.path = path
         checkpoints = CheckpointSchedule(now: now)
         connection = try SQLiteConnection(library: library, path: path)
-        try StoreSchema.requireKnown(connection)
         // Before the switch to WAL, which SQLite keeps in the file's header: another application's file is left as it was.
-        if try connection.integer("PRAGMA user_version") == 0 { try StoreSchema.requireNoOtherTables(connection) }
+        if try StoreSchema.requireKnown(connection) == 0 { try StoreSchema.requireNoOtherTables(connection) }
         let mode = try connection.text("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(code: SQLiteCode.readOnly, message: "cannot switch the file to WAL mode (journal_mode is \(mode ?? "unknown")); is it read-only?")
@@ -47,9 +46,7 @@ final class StoreWriter: StoreWriting {
         // The layout read again under the write lock: another process may have made or migrated the file meanwhile.
         try connection.execute("BEGIN IMMEDIATE")
         do throws(SQLiteError) {
-            let version = try connection.integer("PRAGMA user_version")
-            if version == 0 { try StoreSchema.requireNoOtherTables(connection) }
-            if version == 1 { try connection.execute(StoreSchema.migrateFrom1) }
+            if try connection.integer("PRAGMA user_version") == 1 { try connection.execute(StoreSchema.migrateFrom1) }
             try connection.execute(StoreSchema.create + " PRAGMA user_version=\(StoreSchema.version); COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")
